@@ -1,0 +1,74 @@
+using PerfBudgets.Budgets;
+using PerfBudgets.Reporting;
+
+namespace PerfBudgets;
+
+/// <summary>
+/// Compares measurements with their budgets, records every measurement, and throws
+/// <see cref="BudgetExceededException"/> for a broken budget. Test-framework neutral: any runner reports the exception.
+/// </summary>
+public sealed class BudgetGate
+{
+    private static readonly Lazy<BudgetGate> DefaultGate = new(() =>
+    {
+        var book = BudgetBook.LoadDefault();
+        return new BudgetGate(book, new ResultStore(ResultStore.DefaultDirectory(book.FilePath)));
+    });
+
+    /// <summary>Creates a gate over <paramref name="book"/> that records into <paramref name="store"/>.</summary>
+    public BudgetGate(BudgetBook book, ResultStore store)
+    {
+        Book = book ?? throw new ArgumentNullException(nameof(book));
+        Store = store ?? throw new ArgumentNullException(nameof(store));
+    }
+
+    /// <summary>The gate over the repository's <c>budgets.json</c> for the active profile, recording into <c>artifacts/budgets</c>.</summary>
+    public static BudgetGate Default => DefaultGate.Value;
+
+    /// <summary>The budgets in force.</summary>
+    public BudgetBook Book { get; }
+
+    /// <summary>Where results go.</summary>
+    public ResultStore Store { get; }
+
+    /// <summary>
+    /// Records <paramref name="measured"/> against the budget <paramref name="budgetName"/> and throws when it is broken.
+    /// </summary>
+    /// <param name="budgetName">A name defined in <c>budgets.json</c>; an undefined name throws <see cref="BudgetFileException"/>.</param>
+    /// <param name="measured">The measurement, in the budget's unit.</param>
+    /// <param name="detail">Optional context recorded beside the figure (sample size, the inputs of a ratio).</param>
+    /// <returns>The recorded result when the budget is met.</returns>
+    public BudgetResult Check(string budgetName, double measured, string? detail = null)
+    {
+        var budget = Book.Get(budgetName);
+        var met = budget.IsMet(measured);
+        var result = new BudgetResult(budget.Name, budget.Kind, measured, budget.Limit, budget.Unit,
+            met ? BudgetVerdict.Pass : BudgetVerdict.Fail, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail);
+        Store.Record(result);
+        if (!met)
+        {
+            throw new BudgetExceededException(FailureLine(budget, measured, detail));
+        }
+
+        return result;
+    }
+
+    /// <summary>Records a figure that is reported for contrast but not gated (no budget, verdict <c>info</c>).</summary>
+    public BudgetResult Observe(string name, double measured, string unit, string? detail = null)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        ArgumentException.ThrowIfNullOrWhiteSpace(unit);
+        var result = new BudgetResult(name, "info", measured, null, unit, BudgetVerdict.Info, Book.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail);
+        Store.Record(result);
+        return result;
+    }
+
+    /// <summary>The one-line failure text: name, measured, comparison, limit, overshoot, and the detail if any.</summary>
+    public static string FailureLine(Budget budget, double measured, string? detail = null)
+    {
+        ArgumentNullException.ThrowIfNull(budget);
+        var comparison = budget.Direction == BudgetDirection.AtMost ? ">" : "<";
+        var line = $"{budget.Name}: {Figures.Format(measured)} {budget.Unit} {comparison} budget {Figures.Format(budget.Limit)} {Figures.Overshoot(measured, budget.Limit)}";
+        return string.IsNullOrEmpty(detail) ? line : $"{line} [{detail}]";
+    }
+}

@@ -1,0 +1,23 @@
+namespace PerfBudgets.Budgets;
+
+/// <summary>One budget from <c>budgets.json</c>, with the limit already resolved for the active profile.</summary>
+/// <param name="Name">Permanent identifier, e.g. <c>Api.DelayAsync.ServerBytesPerRequest</c>.</param>
+/// <param name="Kind">One of <see cref="BudgetKind.All"/>.</param>
+/// <param name="Direction">Derived from the kind.</param>
+/// <param name="Limit">The limit for <paramref name="Profile"/>.</param>
+/// <param name="Unit">Unit of the measurement and the limit, e.g. <c>B/request</c>.</param>
+/// <param name="Profile">The profile the limit was resolved for.</param>
+/// <param name="Description">Why the budget exists and how its limit was set.</param>
+public sealed record Budget(
+    string Name,
+    string Kind,
+    BudgetDirection Direction,
+    double Limit,
+    string Unit,
+    string Profile,
+    string Description)
+{
+    /// <summary>True when <paramref name="measured"/> is within the limit.</summary>
+    public bool IsMet(double measured) =>
+        !double.IsNaN(measured) && (Direction == BudgetDirection.AtMost ? measured <= Limit : measured >= Limit);
+}

@@ -1,0 +1,275 @@
+using System.Globalization;
+using System.Text.Json;
+
+namespace PerfBudgets.Budgets;
+
+/// <summary>
+/// The budgets and run parameters of one <c>budgets.json</c>, resolved for one profile.
+/// </summary>
+/// <remarks>
+/// File shape:
+/// <code>
+/// {
+///   "profiles": [ "ci", "local" ],
+///   "budgets": [
+///     { "name": "Api.DelayAsync.ServerBytesPerRequest", "kind": "allocated-bytes-per-op",
+///       "limit": 1500, "unit": "B/request", "description": "why, and how the limit was set",
+///       "profiles": { "local": 1400 } }
+///   ],
+///   "parameters": [
+///     { "name": "Load.Api.DurationSeconds", "value": 8, "profiles": { "local": 60 } }
+///   ]
+/// }
+/// </code>
+/// A profile override replaces the limit (or value) for that profile only. Every error names the file and the entry.
+/// </remarks>
+public sealed class BudgetBook
+{
+    /// <summary>Environment variable that points at a budget file explicitly.</summary>
+    public const string FileEnvironmentVariable = "PERF_BUDGETS_FILE";
+
+    /// <summary>The file name searched for upwards from the application's base directory.</summary>
+    public const string FileName = "budgets.json";
+
+    private readonly Dictionary<string, Budget> _budgets;
+    private readonly Dictionary<string, double> _parameters;
+
+    private BudgetBook(string path, string profile, Dictionary<string, Budget> budgets, Dictionary<string, double> parameters)
+    {
+        FilePath = path;
+        Profile = profile;
+        _budgets = budgets;
+        _parameters = parameters;
+    }
+
+    /// <summary>The file the budgets were read from.</summary>
+    public string FilePath { get; }
+
+    /// <summary>The profile the limits were resolved for.</summary>
+    public string Profile { get; }
+
+    /// <summary>Every budget in file order.</summary>
+    public IReadOnlyCollection<Budget> Budgets => _budgets.Values;
+
+    /// <summary>The budget called <paramref name="name"/>; throws if the file does not define it.</summary>
+    public Budget Get(string name)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        return _budgets.TryGetValue(name, out var budget)
+            ? budget
+            : throw new BudgetFileException($"{FilePath} defines no budget named '{name}'. Add it to the file; there is no default limit.");
+    }
+
+    /// <summary>A run parameter (duration, copies, counts); throws if the file does not define it.</summary>
+    public double Parameter(string name)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        return _parameters.TryGetValue(name, out var value)
+            ? value
+            : throw new BudgetFileException($"{FilePath} defines no parameter named '{name}'. Add it to the file; there is no default.");
+    }
+
+    /// <summary>A whole-number run parameter; throws if it is missing or not an integer.</summary>
+    public int IntParameter(string name)
+    {
+        var value = Parameter(name);
+        return value == Math.Floor(value) && value is >= int.MinValue and <= int.MaxValue
+            ? (int)value
+            : throw new BudgetFileException($"{FilePath}: parameter '{name}' must be a whole number, not {value.ToString(CultureInfo.InvariantCulture)}.");
+    }
+
+    /// <summary>Finds <c>budgets.json</c> (<see cref="FileEnvironmentVariable"/>, else upwards from the base directory) and loads it for the active profile.</summary>
+    public static BudgetBook LoadDefault() => Load(Locate(), PerfProfile.Current);
+
+    /// <summary>Finds the budget file: <see cref="FileEnvironmentVariable"/> if set, else the nearest <c>budgets.json</c> above <see cref="AppContext.BaseDirectory"/>.</summary>
+    public static string Locate()
+    {
+        var explicitPath = Environment.GetEnvironmentVariable(FileEnvironmentVariable);
+        if (!string.IsNullOrWhiteSpace(explicitPath))
+        {
+            return File.Exists(explicitPath)
+                ? Path.GetFullPath(explicitPath)
+                : throw new BudgetFileException($"{FileEnvironmentVariable} points at '{explicitPath}', which does not exist.");
+        }
+
+        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
+        {
+            var candidate = Path.Combine(dir.FullName, FileName);
+            if (File.Exists(candidate))
+            {
+                return candidate;
+            }
+        }
+
+        throw new BudgetFileException($"No {FileName} found above '{AppContext.BaseDirectory}'. Set {FileEnvironmentVariable} to its path.");
+    }
+
+    /// <summary>Loads <paramref name="path"/> and resolves every limit for <paramref name="profile"/>.</summary>
+    public static BudgetBook Load(string path, string profile)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(path);
+        ArgumentException.ThrowIfNullOrWhiteSpace(profile);
+        string text;
+        try
+        {
+            text = File.ReadAllText(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new BudgetFileException($"Cannot read budget file '{path}': {e.Message}", e);
+        }
+
+        return Parse(text, path, profile);
+    }
+
+    /// <summary>Parses budget file text; <paramref name="sourceName"/> is used in error messages.</summary>
+    public static BudgetBook Parse(string json, string sourceName, string profile)
+    {
+        JsonDocument document;
+        try
+        {
+            document = JsonDocument.Parse(json, new JsonDocumentOptions { CommentHandling = JsonCommentHandling.Skip, AllowTrailingCommas = true });
+        }
+        catch (JsonException e)
+        {
+            throw new BudgetFileException($"{sourceName} is not valid JSON: {e.Message}", e);
+        }
+
+        using (document)
+        {
+            var root = document.RootElement;
+            if (root.ValueKind != JsonValueKind.Object)
+            {
+                throw new BudgetFileException($"{sourceName}: the root must be an object.");
+            }
+
+            var profiles = ReadProfiles(root, sourceName);
+            if (!profiles.Contains(profile))
+            {
+                throw new BudgetFileException($"{sourceName}: profile '{profile}' (from {PerfProfile.EnvironmentVariable}) is not one of: {string.Join(", ", profiles)}.");
+            }
+
+            var budgets = new Dictionary<string, Budget>(StringComparer.Ordinal);
+            foreach (var entry in ReadArray(root, "budgets", sourceName))
+            {
+                var name = RequiredString(entry, "name", sourceName, "budget");
+                var where = $"{sourceName}: budget '{name}'";
+                var kind = RequiredString(entry, "kind", sourceName, where);
+                if (!BudgetKind.TryGetDirection(kind, out var direction))
+                {
+                    throw new BudgetFileException($"{where}: unknown kind '{kind}'. Known kinds: {string.Join(", ", BudgetKind.All)}.");
+                }
+
+                var limit = ResolveNumber(entry, "limit", profile, profiles, where);
+                var unit = RequiredString(entry, "unit", sourceName, where);
+                var description = entry.TryGetProperty("description", out var d) && d.ValueKind == JsonValueKind.String ? d.GetString()! : string.Empty;
+                if (!budgets.TryAdd(name, new Budget(name, kind, direction, limit, unit, profile, description)))
+                {
+                    throw new BudgetFileException($"{where} is defined twice.");
+                }
+            }
+
+            var parameters = new Dictionary<string, double>(StringComparer.Ordinal);
+            if (root.TryGetProperty("parameters", out _))
+            {
+                foreach (var entry in ReadArray(root, "parameters", sourceName))
+                {
+                    var name = RequiredString(entry, "name", sourceName, "parameter");
+                    var where = $"{sourceName}: parameter '{name}'";
+                    if (!parameters.TryAdd(name, ResolveNumber(entry, "value", profile, profiles, where)))
+                    {
+                        throw new BudgetFileException($"{where} is defined twice.");
+                    }
+                }
+            }
+
+            return new BudgetBook(sourceName, profile, budgets, parameters);
+        }
+    }
+
+    private static HashSet<string> ReadProfiles(JsonElement root, string sourceName)
+    {
+        var profiles = new HashSet<string>(StringComparer.Ordinal);
+        if (!root.TryGetProperty("profiles", out var list) || list.ValueKind != JsonValueKind.Array)
+        {
+            throw new BudgetFileException($"{sourceName}: 'profiles' must be an array of profile names.");
+        }
+
+        foreach (var item in list.EnumerateArray())
+        {
+            if (item.ValueKind != JsonValueKind.String || string.IsNullOrWhiteSpace(item.GetString()))
+            {
+                throw new BudgetFileException($"{sourceName}: every entry of 'profiles' must be a non-empty string.");
+            }
+
+            profiles.Add(item.GetString()!);
+        }
+
+        return profiles;
+    }
+
+    private static IEnumerable<JsonElement> ReadArray(JsonElement root, string property, string sourceName)
+    {
+        if (!root.TryGetProperty(property, out var array) || array.ValueKind != JsonValueKind.Array)
+        {
+            throw new BudgetFileException($"{sourceName}: '{property}' must be an array.");
+        }
+
+        foreach (var entry in array.EnumerateArray())
+        {
+            if (entry.ValueKind != JsonValueKind.Object)
+            {
+                throw new BudgetFileException($"{sourceName}: every entry of '{property}' must be an object.");
+            }
+
+            yield return entry;
+        }
+    }
+
+    private static string RequiredString(JsonElement entry, string property, string sourceName, string where)
+    {
+        if (entry.TryGetProperty(property, out var value) && value.ValueKind == JsonValueKind.String && !string.IsNullOrWhiteSpace(value.GetString()))
+        {
+            return value.GetString()!;
+        }
+
+        throw new BudgetFileException($"{(where.StartsWith(sourceName, StringComparison.Ordinal) ? where : $"{sourceName}: a {where}")} has no '{property}' string.");
+    }
+
+    private static double ResolveNumber(JsonElement entry, string property, string profile, HashSet<string> profiles, string where)
+    {
+        if (!entry.TryGetProperty(property, out var value) || value.ValueKind != JsonValueKind.Number)
+        {
+            throw new BudgetFileException($"{where} has no numeric '{property}'.");
+        }
+
+        var resolved = value.GetDouble();
+        if (entry.TryGetProperty("profiles", out var overrides))
+        {
+            if (overrides.ValueKind != JsonValueKind.Object)
+            {
+                throw new BudgetFileException($"{where}: 'profiles' must be an object of profile name to number.");
+            }
+
+            foreach (var over in overrides.EnumerateObject())
+            {
+                if (!profiles.Contains(over.Name))
+                {
+                    throw new BudgetFileException($"{where}: override for unknown profile '{over.Name}'.");
+                }
+
+                if (over.Value.ValueKind != JsonValueKind.Number)
+                {
+                    throw new BudgetFileException($"{where}: override for profile '{over.Name}' must be a number.");
+                }
+
+                if (over.Name == profile)
+                {
+                    resolved = over.Value.GetDouble();
+                }
+            }
+        }
+
+        return resolved;
+    }
+}

@@ -1,0 +1,40 @@
+namespace PerfBudgets.Budgets;
+
+/// <summary>Which side of its limit a measurement must stay on.</summary>
+public enum BudgetDirection
+{
+    /// <summary>The measurement must not exceed the limit (allocations, latency, errors, sizes).</summary>
+    AtMost,
+
+    /// <summary>The measurement must not fall below the limit (throughput, efficiency, ratios).</summary>
+    AtLeast,
+}
+
+/// <summary>
+/// The kinds a budget in <c>budgets.json</c> may have. The kind fixes the direction of the comparison, so a
+/// budget file cannot say "at most 1,000 requests per second" by mistake.
+/// </summary>
+public static class BudgetKind
+{
+    private static readonly Dictionary<string, BudgetDirection> Directions = new(StringComparer.Ordinal)
+    {
+        ["allocated-bytes-per-op"] = BudgetDirection.AtMost,
+        ["bytes-max"] = BudgetDirection.AtMost,
+        ["p99-ms-max"] = BudgetDirection.AtMost,
+        ["errors-max"] = BudgetDirection.AtMost,
+        ["collections-max"] = BudgetDirection.AtMost,
+        ["ratio-max"] = BudgetDirection.AtMost,
+        ["count-max"] = BudgetDirection.AtMost,
+        ["requests-per-second-min"] = BudgetDirection.AtLeast,
+        ["operations-per-second-min"] = BudgetDirection.AtLeast,
+        ["efficiency-min"] = BudgetDirection.AtLeast,
+        ["ratio-min"] = BudgetDirection.AtLeast,
+    };
+
+    /// <summary>Every kind the harness knows, in a stable order.</summary>
+    public static IReadOnlyCollection<string> All => Directions.Keys;
+
+    /// <summary>Looks up the direction of a kind.</summary>
+    public static bool TryGetDirection(string kind, out BudgetDirection direction) =>
+        Directions.TryGetValue(kind, out direction);
+}

@@ -1,0 +1,14 @@
+namespace PerfBudgets.Reporting;
+
+/// <summary>The outcome of one measurement.</summary>
+public enum BudgetVerdict
+{
+    /// <summary>Within the budget.</summary>
+    Pass,
+
+    /// <summary>Over (or under) the budget: the test fails.</summary>
+    Fail,
+
+    /// <summary>Reported for contrast, not gated.</summary>
+    Info,
+}

@@ -1,0 +1,44 @@
+using PerfBudgets;
+using PerfBudgets.Load;
+using PerfBudgets.Measuring;
+
+namespace PerfGate.Tests.Alloc.Api;
+
+public sealed class DelayApiAllocationTests
+{
+    [Fact]
+    public void Api_DelayAsync_ServerBytesPerRequest()
+    {
+        var gate = BudgetGate.Default;
+        var requests = gate.Book.IntParameter("Alloc.Api.Requests");
+        using var app = KestrelApp.Start();
+        using var probe = new HttpKeepAliveProbe(app.EndPoint, "/api/delay/async?ms=0");
+        for (var i = 0; i < 2_000; i++)
+        {
+            probe.Send().Should().Be(200);
+        }
+
+        probe.LastBody.SequenceEqual("Hello World,0"u8).Should().BeTrue();
+
+        // The probe sends and receives on this thread and allocates nothing per request; its own bytes are
+        // measured on this thread and taken out of the process-wide delta, so what remains is the server's.
+        var failures = 0;
+        var region = AllocationMeter.StartProcessWide();
+        var clientBefore = GC.GetAllocatedBytesForCurrentThread();
+        for (var i = 0; i < requests; i++)
+        {
+            if (probe.Send() != 200)
+            {
+                failures++;
+            }
+        }
+
+        var clientBytes = GC.GetAllocatedBytesForCurrentThread() - clientBefore;
+        var process = region.Stop(requests);
+
+        failures.Should().Be(0);
+        var serverBytesPerRequest = (double)(process.TotalBytes - clientBytes) / requests;
+        gate.Observe("Api.DelayAsync.ClientBytesPerRequest", (double)clientBytes / requests, "B/request", "the probe's own allocation, excluded from the server's");
+        gate.Check("Api.DelayAsync.ServerBytesPerRequest", serverBytesPerRequest, $"{requests:N0} keep-alive requests, {process.Gen0Collections} gen-0 GCs");
+    }
+}

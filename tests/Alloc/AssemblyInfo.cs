@@ -1,0 +1,3 @@
+// Some budgets here read the process-wide allocation counter (code that hops threads), so nothing else in the
+// process may allocate while they measure: every test in this assembly runs alone.
+[assembly: CollectionBehavior(DisableTestParallelization = true)]

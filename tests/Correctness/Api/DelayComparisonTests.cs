@@ -1,0 +1,25 @@
+using SystemUnderTest.Api;
+
+namespace PerfGate.Tests.Correctness.Api;
+
+public sealed class DelayComparisonTests
+{
+    [Fact]
+    public async Task Async_delays_overlap_so_the_rate_approaches_the_physical_limit()
+    {
+        var run = await DelayComparison.RunAsyncDelaysAsync(200, TimeSpan.FromMilliseconds(50));
+
+        run.Elapsed.Should().BeGreaterThanOrEqualTo(TimeSpan.FromMilliseconds(45));
+        // 200 overlapping 50 ms waits finish in about 50 ms; even a loaded 2-core agent stays well under a second.
+        run.Elapsed.Should().BeLessThan(TimeSpan.FromSeconds(1));
+        run.RequestsPerSecond.Should().BeApproximately(200 / run.Elapsed.TotalSeconds, 0.001);
+    }
+
+    [Fact]
+    public async Task Rejects_a_non_positive_request_count()
+    {
+        var act = () => DelayComparison.RunBlockingSleepsAsync(0, TimeSpan.FromMilliseconds(1));
+
+        await act.Should().ThrowAsync<ArgumentOutOfRangeException>();
+    }
+}

@@ -1,0 +1,94 @@
+using PerfBudgets;
+using PerfBudgets.Budgets;
+using PerfBudgets.Reporting;
+
+namespace PerfGate.Tests.Correctness.PerfBudgets;
+
+public sealed class BudgetGateTests : IDisposable
+{
+    private const string File = """
+        {
+          "profiles": ["ci"],
+          "budgets": [
+            { "name": "Api.DelayAsync.ServerBytesPerRequest", "kind": "allocated-bytes-per-op", "limit": 1500, "unit": "B/request" },
+            { "name": "Api.DelayAsync.LittleEfficiency", "kind": "efficiency-min", "limit": 0.6, "unit": "ratio" },
+            { "name": "Zero.Bytes", "kind": "allocated-bytes-per-op", "limit": 0, "unit": "B/op" }
+          ]
+        }
+        """;
+
+    private readonly string _directory = Path.Combine(Path.GetTempPath(), "perfgate-tests-" + Guid.NewGuid().ToString("N"));
+    private readonly BudgetGate _gate;
+
+    public BudgetGateTests()
+    {
+        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_directory));
+    }
+
+    public void Dispose() => Directory.Delete(_directory, recursive: true);
+
+    [Fact]
+    public void A_broken_maximum_fails_with_one_actionable_line()
+    {
+        var act = () => _gate.Check("Api.DelayAsync.ServerBytesPerRequest", 2312);
+
+        act.Should().Throw<BudgetExceededException>()
+            .Which.Message.Should().Be("Api.DelayAsync.ServerBytesPerRequest: 2,312 B/request > budget 1,500 (+54%)");
+    }
+
+    [Fact]
+    public void A_broken_minimum_fails_with_the_shortfall()
+    {
+        var act = () => _gate.Check("Api.DelayAsync.LittleEfficiency", 0.45, "4,500 req/s of 10,000 ideal");
+
+        act.Should().Throw<BudgetExceededException>()
+            .Which.Message.Should().Be("Api.DelayAsync.LittleEfficiency: 0.45 ratio < budget 0.6 (-25%) [4,500 req/s of 10,000 ideal]");
+    }
+
+    [Fact]
+    public void A_zero_budget_passes_at_zero_and_fails_at_one_byte()
+    {
+        _gate.Check("Zero.Bytes", 0).Verdict.Should().Be(BudgetVerdict.Pass);
+        _gate.Invoking(g => g.Check("Zero.Bytes", 1)).Should().Throw<BudgetExceededException>().WithMessage("Zero.Bytes: 1 B/op > budget 0 (over a zero budget)");
+    }
+
+    [Fact]
+    public void A_measurement_that_is_not_a_number_never_passes()
+    {
+        _gate.Invoking(g => g.Check("Api.DelayAsync.LittleEfficiency", double.NaN)).Should().Throw<BudgetExceededException>();
+    }
+
+    [Fact]
+    public void Every_measurement_is_recorded_passed_failed_or_informational()
+    {
+        _gate.Check("Api.DelayAsync.ServerBytesPerRequest", 1200);
+        _gate.Invoking(g => g.Check("Api.DelayAsync.LittleEfficiency", 0.1)).Should().Throw<BudgetExceededException>();
+        _gate.Observe("Api.DelayAsync.ClientBytesPerRequest", 0, "B/request");
+
+        var results = ResultStore.ReadAll(_gate.Store.ResultsPath);
+        results.Select(r => (r.Budget, r.Verdict)).Should().BeEquivalentTo(new[]
+        {
+            ("Api.DelayAsync.ServerBytesPerRequest", BudgetVerdict.Pass),
+            ("Api.DelayAsync.LittleEfficiency", BudgetVerdict.Fail),
+            ("Api.DelayAsync.ClientBytesPerRequest", BudgetVerdict.Info),
+        });
+        results.Should().OnlyContain(r => r.Profile == "ci" && r.Machine.LogicalCores == Environment.ProcessorCount);
+        var summary = System.IO.File.ReadAllText(_gate.Store.SummaryPath);
+        summary.Should().Contain("| Api.DelayAsync.ServerBytesPerRequest | 1,200 | ≤ 1,500 | B/request | pass |");
+        summary.Should().Contain("**FAIL** (-83%)");
+    }
+
+    [Fact]
+    public void A_newer_result_replaces_the_older_one_and_other_budgets_are_kept()
+    {
+        var otherProcess = new BudgetGate(_gate.Book, new ResultStore(_directory));
+
+        _gate.Check("Api.DelayAsync.ServerBytesPerRequest", 1200);
+        otherProcess.Check("Zero.Bytes", 0);
+        otherProcess.Check("Api.DelayAsync.ServerBytesPerRequest", 1300);
+
+        var results = ResultStore.ReadAll(_gate.Store.ResultsPath);
+        results.Should().HaveCount(2);
+        results.Single(r => r.Budget == "Api.DelayAsync.ServerBytesPerRequest").Measured.Should().Be(1300);
+    }
+}

@@ -1,0 +1,145 @@
+using System.Diagnostics;
+using System.Globalization;
+using PerfBudgets;
+using PerfBudgets.Load;
+
+namespace PerfGate.Tests.Load.Api;
+
+public sealed class DelayApiLoadTests(ITestOutputHelper output)
+{
+    private readonly BudgetGate _gate = BudgetGate.Default;
+
+    private TimeSpan WarmUp => TimeSpan.FromSeconds(_gate.Book.Parameter("Load.WarmUpSeconds"));
+
+    private TimeSpan Duration => TimeSpan.FromSeconds(_gate.Book.Parameter("Load.DurationSeconds"));
+
+    [Fact]
+    public async Task Api_DelayAsync_under_load_stays_near_the_Little_law_limit()
+    {
+        var copies = _gate.Book.IntParameter("Load.Api.DelayAsync.Copies");
+        var delay = TimeSpan.FromMilliseconds(_gate.Book.IntParameter("Load.Api.DelayAsync.DelayMs"));
+        using var target = LoadTarget.Acquire();
+        using var client = KestrelApp.CreateLoadClient(target.BaseAddress, copies);
+
+        var result = await RunAsync(client, "Api.DelayAsync", "async", copies, delay);
+
+        // Little's law: copies requests each taking `delay` can complete at most copies ÷ delay per second.
+        var efficiency = result.LittleEfficiency(delay);
+        var detail = string.Create(CultureInfo.InvariantCulture, $"{result.RequestsPerSecond:N0} req/s of {copies / delay.TotalSeconds:N0} ideal, {copies} copies x {delay.TotalMilliseconds} ms");
+        _gate.Observe("Api.DelayAsync.RequestsPerSecond", result.RequestsPerSecond, "req/s", result.ToString());
+        CheckAll(
+            () => _gate.Check("Api.DelayAsync.FailedRequests", result.Failed, string.Join(" | ", result.FirstErrors)),
+            () => _gate.Check("Api.DelayAsync.LittleEfficiency", efficiency, detail),
+            () => _gate.Check("Api.DelayAsync.P99Ms", result.P99Ms, result.ToString()));
+    }
+
+    [Fact]
+    public async Task Api_async_serves_many_times_the_blocking_rate_at_the_seed_shape()
+    {
+        var copies = _gate.Book.IntParameter("Load.Api.AsyncVsBlocking.Copies");
+        var delay = TimeSpan.FromMilliseconds(_gate.Book.IntParameter("Load.Api.AsyncVsBlocking.DelayMs"));
+        using var target = LoadTarget.Acquire();
+        using var client = KestrelApp.CreateLoadClient(target.BaseAddress, copies);
+
+        // Async first: the blocking run grows the thread pool, which would flatter an async run after it.
+        var asyncRun = await RunAsync(client, "Api.AsyncVsBlocking.Async", "async", copies, delay);
+        var blockingRun = await RunAsync(client, "Api.AsyncVsBlocking.Blocking", "blocking", copies, delay);
+
+        var ratio = asyncRun.RequestsPerSecond / Math.Max(blockingRun.RequestsPerSecond, 0.001);
+        _gate.Observe("Api.AsyncVsBlocking.AsyncRequestsPerSecond", asyncRun.RequestsPerSecond, "req/s", asyncRun.ToString());
+        _gate.Observe("Api.AsyncVsBlocking.BlockingRequestsPerSecond", blockingRun.RequestsPerSecond, "req/s", blockingRun.ToString());
+        CheckAll(
+            () => _gate.Check("Api.AsyncVsBlocking.FailedRequests", asyncRun.Failed + blockingRun.Failed, string.Join(" | ", asyncRun.FirstErrors.Concat(blockingRun.FirstErrors))),
+            () => _gate.Check("Api.AsyncVsBlocking.RpsRatio", ratio, string.Create(CultureInfo.InvariantCulture,
+                $"async {asyncRun.RequestsPerSecond:N0} req/s / blocking {blockingRun.RequestsPerSecond:N0} req/s, {copies} copies x {delay.TotalMilliseconds} ms")));
+    }
+
+    [Fact]
+    public async Task Api_in_process_Task_Delay_outruns_Thread_Sleep_on_the_pool()
+    {
+        var requests = _gate.Book.IntParameter("Load.Api.InProcess.Requests");
+        var ms = _gate.Book.IntParameter("Load.Api.InProcess.DelayMs");
+
+        // A child process: this one's thread pool has been grown by earlier load and would flatter Thread.Sleep.
+        var (asyncRps, blockingRps) = await RunDelayCompareAsync(requests, ms);
+
+        _gate.Observe("Api.InProcess.AsyncRequestsPerSecond", asyncRps, "req/s");
+        _gate.Observe("Api.InProcess.BlockingRequestsPerSecond", blockingRps, "req/s");
+        _gate.Check("Api.InProcess.AsyncVsBlockingRatio", asyncRps / blockingRps,
+            string.Create(CultureInfo.InvariantCulture, $"{asyncRps:N0} / {blockingRps:N0} req/s, {requests} x {ms} ms"));
+    }
+
+    private async Task<LoadResult> RunAsync(HttpClient client, string name, string endpoint, int copies, TimeSpan delay)
+    {
+        var path = string.Create(CultureInfo.InvariantCulture, $"api/delay/{endpoint}?ms={(int)delay.TotalMilliseconds}");
+        var expected = string.Create(CultureInfo.InvariantCulture, $"Hello World,{(int)delay.TotalMilliseconds}");
+        var scenario = new LoadScenario(name, copies, WarmUp, Duration, async (_, ct) =>
+        {
+            using var response = await client.GetAsync(path, ct);
+            return response.IsSuccessStatusCode && await response.Content.ReadAsStringAsync(ct) == expected;
+        });
+        var result = await LoadRunner.RunAsync(scenario, TestContext.Current.CancellationToken);
+        output.WriteLine(result.ToString());
+        return result;
+    }
+
+    // Every budget of a scenario is checked and recorded before the first failure is reported.
+    private static void CheckAll(params Action[] checks)
+    {
+        var failures = new List<string>();
+        foreach (var check in checks)
+        {
+            try
+            {
+                check();
+            }
+            catch (BudgetExceededException e)
+            {
+                failures.Add(e.Message);
+            }
+        }
+
+        if (failures.Count > 0)
+        {
+            throw new BudgetExceededException(string.Join(Environment.NewLine, failures));
+        }
+    }
+
+    private static async Task<(double AsyncRps, double BlockingRps)> RunDelayCompareAsync(int requests, int ms)
+    {
+        var app = typeof(Program).Assembly.Location;
+        var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (var arg in new[] { app, "delay-compare", "--requests", requests.ToString(CultureInfo.InvariantCulture), "--ms", ms.ToString(CultureInfo.InvariantCulture) })
+        {
+            start.ArgumentList.Add(arg);
+        }
+
+        using var process = Process.Start(start)!;
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        timeout.CancelAfter(TimeSpan.FromMinutes(2));
+        var stdout = process.StandardOutput.ReadToEndAsync(timeout.Token);
+        var stderr = process.StandardError.ReadToEndAsync(timeout.Token);
+        try
+        {
+            await process.WaitForExitAsync(timeout.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw;
+        }
+
+        var text = await stdout;
+        process.ExitCode.Should().Be(0, await stderr);
+        var line = text.Split('\n').Single(l => l.StartsWith("result ", StringComparison.Ordinal));
+        var values = line["result ".Length..].Split(' ', StringSplitOptions.RemoveEmptyEntries)
+            .Select(kv => kv.Split('='))
+            .ToDictionary(kv => kv[0], kv => double.Parse(kv[1], CultureInfo.InvariantCulture));
+        return (values["async-rps"], values["blocking-rps"]);
+    }
+}

@@ -1,0 +1,70 @@
+using System.Net;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http.Features;
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace PerfGate.Tests;
+
+/// <summary>
+/// The system under test on a real Kestrel socket on 127.0.0.1 and an ephemeral port, in this process.
+/// </summary>
+public sealed class KestrelApp : IDisposable
+{
+    private readonly WebApplicationFactory<Program> _factory;
+
+    private KestrelApp(WebApplicationFactory<Program> factory, Uri baseAddress)
+    {
+        _factory = factory;
+        BaseAddress = baseAddress;
+        EndPoint = new IPEndPoint(IPAddress.Parse(baseAddress.Host), baseAddress.Port);
+    }
+
+    /// <summary>Where the server listens, e.g. <c>http://127.0.0.1:41234/</c>.</summary>
+    public Uri BaseAddress { get; }
+
+    /// <summary>The listening socket's address.</summary>
+    public IPEndPoint EndPoint { get; }
+
+    /// <summary>The app's services.</summary>
+    public IServiceProvider Services => _factory.Services;
+
+    /// <summary>Starts the app; <paramref name="settings"/> override configuration keys (e.g. <c>DelayApi:MaxDelayMilliseconds</c>).</summary>
+    public static KestrelApp Start(IReadOnlyDictionary<string, string?>? settings = null)
+    {
+        var factory = new WebApplicationFactory<Program>().WithWebHostBuilder(builder =>
+        {
+            // The server logs nothing on the hot path: only warnings and errors reach the test output.
+            builder.ConfigureLogging(logging => logging.SetMinimumLevel(LogLevel.Warning));
+            foreach (var (key, value) in settings ?? new Dictionary<string, string?>())
+            {
+                builder.UseSetting(key, value);
+            }
+        });
+        factory.UseKestrel(options => options.Listen(IPAddress.Loopback, 0));
+        factory.StartServer();
+        var addresses = factory.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses;
+        var address = addresses.Single();
+        return new KestrelApp(factory, new Uri(address.EndsWith('/') ? address : address + "/"));
+    }
+
+    /// <summary>An HttpClient for load: one connection per concurrent request, no connection recycling.</summary>
+    public static HttpClient CreateLoadClient(Uri baseAddress, int maxConnections) => new(new SocketsHttpHandler
+    {
+        MaxConnectionsPerServer = maxConnections,
+        PooledConnectionLifetime = Timeout.InfiniteTimeSpan,
+        PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
+        UseProxy = false,
+        AllowAutoRedirect = false,
+    })
+    {
+        BaseAddress = baseAddress,
+        Timeout = TimeSpan.FromSeconds(30),
+    };
+
+    /// <inheritdoc />
+    public void Dispose() => _factory.Dispose();
+}

@@ -1,0 +1,46 @@
+namespace PerfGate.Tests;
+
+/// <summary>
+/// Where load goes: the app started in this process on an ephemeral port, or, when <c>LOAD_TARGET_URL</c> is set,
+/// an already running server (another machine's load run). Only loopback servers are started here.
+/// </summary>
+public sealed class LoadTarget : IDisposable
+{
+    /// <summary>Environment variable naming an already running server, e.g. <c>http://10.0.0.5:5000/</c>.</summary>
+    public const string EnvironmentVariable = "LOAD_TARGET_URL";
+
+    private readonly KestrelApp? _app;
+
+    private LoadTarget(Uri baseAddress, KestrelApp? app)
+    {
+        BaseAddress = baseAddress;
+        _app = app;
+    }
+
+    /// <summary>The server's base address.</summary>
+    public Uri BaseAddress { get; }
+
+    /// <summary>True when the server runs in this process (and so shares its cores with the load generator).</summary>
+    public bool IsInProcess => _app is not null;
+
+    /// <summary>Starts the app in-process, or points at <c>LOAD_TARGET_URL</c>.</summary>
+    public static LoadTarget Acquire()
+    {
+        var external = Environment.GetEnvironmentVariable(EnvironmentVariable);
+        if (string.IsNullOrWhiteSpace(external))
+        {
+            var app = KestrelApp.Start();
+            return new LoadTarget(app.BaseAddress, app);
+        }
+
+        if (!Uri.TryCreate(external.EndsWith('/') ? external : external + "/", UriKind.Absolute, out var uri) || uri.Scheme is not ("http" or "https"))
+        {
+            throw new InvalidOperationException($"{EnvironmentVariable}='{external}' is not an absolute http(s) URL.");
+        }
+
+        return new LoadTarget(uri, null);
+    }
+
+    /// <inheritdoc />
+    public void Dispose() => _app?.Dispose();
+}
