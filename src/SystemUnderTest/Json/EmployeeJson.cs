@@ -15,7 +15,13 @@ public sealed class EmployeeJson
         ArgumentNullException.ThrowIfNull(options);
         var serializerOptions = new JsonSerializerOptions
         {
+            // Run-time options replace the context's generation options, so the naming policy is repeated here.
+            PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
             MaxDepth = options.MaximumDepth,
+
+            // A null where the record says non-null, or a missing constructor argument, is bad input, not a default.
+            RespectNullableAnnotations = true,
+            RespectRequiredConstructorParameters = true,
             Converters = { new BoundedStringConverter(options.MaximumStringBytes) },
         };
         Context = new EmployeeJsonContext(serializerOptions);
