@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Text.Json;
-using System.Text.Json.Serialization.Metadata;
 
 namespace SystemUnderTest.Json;
 
@@ -21,16 +20,16 @@ public sealed class BufferWriterStrategy(BufferWriterPool pool) : IJsonRoundTrip
     public JsonPoolCounters Counters => Pool.Counters;
 
     /// <inheritdoc />
-    public T RoundTrip<T>(T value, JsonTypeInfo<T> typeInfo, IJsonPayloadObserver? observer = null)
+    public T RoundTrip<T>(T value, JsonShape<T> shape, IJsonPayloadObserver? observer = null)
     {
         var buffer = Pool.Rent();
         try
         {
             var writer = buffer.JsonWriter;
-            JsonSerializer.Serialize(writer, value, typeInfo);
+            JsonSerializer.Serialize(writer, value, shape.Write);
             writer.Flush();
             observer?.OnSerialized(new ReadOnlySequence<byte>(buffer.WrittenMemory));
-            return RoundTripResult.NotNull(JsonSerializer.Deserialize(buffer.WrittenSpan, typeInfo));
+            return RoundTripResult.NotNull(JsonSerializer.Deserialize(buffer.WrittenSpan, shape.Read));
         }
         finally
         {

@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Text.Json;
-using System.Text.Json.Serialization.Metadata;
 
 namespace SystemUnderTest.Json;
 
@@ -18,10 +17,10 @@ public sealed class BytesStrategy : IJsonRoundTripStrategy
     public JsonPoolCounters Counters => default;
 
     /// <inheritdoc />
-    public T RoundTrip<T>(T value, JsonTypeInfo<T> typeInfo, IJsonPayloadObserver? observer = null)
+    public T RoundTrip<T>(T value, JsonShape<T> shape, IJsonPayloadObserver? observer = null)
     {
-        var utf8Json = JsonSerializer.SerializeToUtf8Bytes(value, typeInfo);
+        var utf8Json = JsonSerializer.SerializeToUtf8Bytes(value, shape.Write);
         observer?.OnSerialized(new ReadOnlySequence<byte>(utf8Json));
-        return RoundTripResult.NotNull(JsonSerializer.Deserialize(utf8Json, typeInfo));
+        return RoundTripResult.NotNull(JsonSerializer.Deserialize(utf8Json, shape.Read));
     }
 }

@@ -1,11 +1,10 @@
 using System.Text.Json;
-using System.Text.Json.Serialization.Metadata;
 
 namespace SystemUnderTest.Json;
 
 /// <summary>
-/// The serializer settings every strategy and endpoint shares: the source-generated context with the configured
-/// depth and string limits, and its metadata for the two shapes (one employee, a list).
+/// The serializer settings every strategy and endpoint shares: two instances of the source-generated context, one
+/// for writing (fast path) and one for reading with the configured limits, and the two shapes over them.
 /// </summary>
 public sealed class EmployeeJson
 {
@@ -13,37 +12,47 @@ public sealed class EmployeeJson
     public EmployeeJson(JsonPoolOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        var serializerOptions = new JsonSerializerOptions
+
+        // Run-time options replace the context's generation options, so the naming policy is repeated in both.
+        // Writing: nothing beyond what [JsonSourceGenerationOptions] says, so the generated serialize handler is used.
+        WriteContext = new EmployeeJsonContext(new JsonSerializerOptions
         {
-            // Run-time options replace the context's generation options, so the naming policy is repeated here.
             PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
             MaxDepth = options.MaximumDepth,
+        });
 
-            // A null where the record says non-null, or a missing constructor argument, is bad input, not a default.
+        // Reading untrusted input: depth and string limits, and a null where the record says non-null, or a missing
+        // constructor argument, is bad input rather than a default.
+        ReadContext = new EmployeeJsonContext(new JsonSerializerOptions
+        {
+            PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+            MaxDepth = options.MaximumDepth,
             RespectNullableAnnotations = true,
             RespectRequiredConstructorParameters = true,
             Converters = { new BoundedStringConverter(options.MaximumStringBytes) },
-        };
-        Context = new EmployeeJsonContext(serializerOptions);
-        Employee = Context.Employee;
-        List = Context.ListEmployee;
+        });
+        Employee = new JsonShape<Employee>(WriteContext.Employee, ReadContext.Employee);
+        List = new JsonShape<List<Employee>>(WriteContext.ListEmployee, ReadContext.ListEmployee);
         ReaderOptions = new JsonReaderOptions { MaxDepth = options.MaximumDepth };
-        WriterOptions = new JsonWriterOptions { Encoder = serializerOptions.Encoder, Indented = false, SkipValidation = true };
+        WriterOptions = new JsonWriterOptions { Encoder = WriteContext.Options.Encoder, Indented = false, SkipValidation = true };
     }
 
     /// <summary>Settings with the default <see cref="JsonPoolOptions"/>.</summary>
     public static EmployeeJson Default { get; } = new(new JsonPoolOptions());
 
-    /// <summary>The context, created once (a context caches its metadata).</summary>
-    public EmployeeJsonContext Context { get; }
+    /// <summary>The context used for serializing (a context caches its metadata, so it is created once).</summary>
+    public EmployeeJsonContext WriteContext { get; }
 
-    /// <summary>Metadata of one employee.</summary>
-    public JsonTypeInfo<Employee> Employee { get; }
+    /// <summary>The context used for deserializing, with the input limits.</summary>
+    public EmployeeJsonContext ReadContext { get; }
 
-    /// <summary>Metadata of a list of employees.</summary>
-    public JsonTypeInfo<List<Employee>> List { get; }
+    /// <summary>One employee.</summary>
+    public JsonShape<Employee> Employee { get; }
 
-    /// <summary>Reader options matching the serializer's depth limit, for reading from a <c>Utf8JsonReader</c>.</summary>
+    /// <summary>A list of employees.</summary>
+    public JsonShape<List<Employee>> List { get; }
+
+    /// <summary>Reader options matching the depth limit, for reading from a <c>Utf8JsonReader</c>.</summary>
     public JsonReaderOptions ReaderOptions { get; }
 
     /// <summary>

@@ -66,7 +66,7 @@ public sealed class EmployeesController(JsonStrategies strategies, IOptions<Json
             List<Employee> employees;
             try
             {
-                employees = RoundTripResult.NotNull(JsonSerializer.Deserialize(buffer.WrittenSpan, _json.List));
+                employees = RoundTripResult.NotNull(JsonSerializer.Deserialize(buffer.WrittenSpan, _json.List.Read));
             }
             catch (JsonException e)
             {
@@ -76,7 +76,7 @@ public sealed class EmployeesController(JsonStrategies strategies, IOptions<Json
             }
 
             buffer.Clear();
-            JsonSerializer.Serialize(buffer.JsonWriter, employees, _json.List);
+            JsonSerializer.Serialize(buffer.JsonWriter, employees, _json.List.Write);
             buffer.JsonWriter.Flush();
             await WriteResponseAsync(buffer, cancellationToken);
         }
@@ -94,7 +94,7 @@ public sealed class EmployeesController(JsonStrategies strategies, IOptions<Json
         writer.WriteStartArray();
         foreach (var employee in employees)
         {
-            JsonSerializer.Serialize(writer, employee, _json.Employee);
+            JsonSerializer.Serialize(writer, employee, _json.Employee.Write);
         }
 
         writer.WriteEndArray();

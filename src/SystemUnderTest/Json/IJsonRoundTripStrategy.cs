@@ -1,4 +1,3 @@
-using System.Text.Json.Serialization.Metadata;
 
 namespace SystemUnderTest.Json;
 
@@ -16,7 +15,7 @@ public interface IJsonRoundTripStrategy
 
     /// <summary>Serializes <paramref name="value"/> and returns the value deserialized from those bytes.</summary>
     /// <param name="value">The value to round-trip.</param>
-    /// <param name="typeInfo">Source-generated metadata of <typeparamref name="T"/>.</param>
+    /// <param name="shape">Source-generated metadata of <typeparamref name="T"/> for writing and for reading.</param>
     /// <param name="observer">Optional: sees the serialized bytes.</param>
-    T RoundTrip<T>(T value, JsonTypeInfo<T> typeInfo, IJsonPayloadObserver? observer = null);
+    T RoundTrip<T>(T value, JsonShape<T> shape, IJsonPayloadObserver? observer = null);
 }

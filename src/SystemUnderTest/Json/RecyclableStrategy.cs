@@ -1,5 +1,4 @@
 using System.Text.Json;
-using System.Text.Json.Serialization.Metadata;
 
 namespace SystemUnderTest.Json;
 
@@ -21,16 +20,16 @@ public sealed class RecyclableStrategy(RecyclableStreamPool pool, EmployeeJson j
     public JsonPoolCounters Counters => Pool.Counters;
 
     /// <inheritdoc />
-    public T RoundTrip<T>(T value, JsonTypeInfo<T> typeInfo, IJsonPayloadObserver? observer = null)
+    public T RoundTrip<T>(T value, JsonShape<T> shape, IJsonPayloadObserver? observer = null)
     {
         var stream = Pool.Rent();
         try
         {
-            JsonSerializer.Serialize(stream, value, typeInfo);
+            JsonSerializer.Serialize(stream, value, shape.Write);
             var written = stream.GetReadOnlySequence();
             observer?.OnSerialized(written);
             var reader = new Utf8JsonReader(written, _readerOptions);
-            return RoundTripResult.NotNull(JsonSerializer.Deserialize(ref reader, typeInfo));
+            return RoundTripResult.NotNull(JsonSerializer.Deserialize(ref reader, shape.Read));
         }
         finally
         {

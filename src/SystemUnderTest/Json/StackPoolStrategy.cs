@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.Text.Json;
-using System.Text.Json.Serialization.Metadata;
 
 namespace SystemUnderTest.Json;
 
@@ -21,16 +20,16 @@ public sealed class StackPoolStrategy(MemoryStreamStackPool pool) : IJsonRoundTr
     public JsonPoolCounters Counters => Pool.Counters;
 
     /// <inheritdoc />
-    public T RoundTrip<T>(T value, JsonTypeInfo<T> typeInfo, IJsonPayloadObserver? observer = null)
+    public T RoundTrip<T>(T value, JsonShape<T> shape, IJsonPayloadObserver? observer = null)
     {
         var stream = Pool.Rent();
         try
         {
-            JsonSerializer.Serialize(stream, value, typeInfo);
+            JsonSerializer.Serialize(stream, value, shape.Write);
             var gotBuffer = stream.TryGetBuffer(out var written);
             Debug.Assert(gotBuffer, "a pooled MemoryStream is created expandable, so its buffer is always visible");
             observer?.OnSerialized(new ReadOnlySequence<byte>(written.AsMemory()));
-            return RoundTripResult.NotNull(JsonSerializer.Deserialize(written.AsSpan(), typeInfo));
+            return RoundTripResult.NotNull(JsonSerializer.Deserialize(written.AsSpan(), shape.Read));
         }
         finally
         {

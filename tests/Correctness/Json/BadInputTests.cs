@@ -33,7 +33,7 @@ public sealed class BadInputTests
     {
         var json = new EmployeeJson(Options);
 
-        var parse = () => RoundTripNotNull(JsonSerializer.Deserialize(Encoding.UTF8.GetBytes(body), json.List));
+        var parse = () => RoundTripNotNull(JsonSerializer.Deserialize(Encoding.UTF8.GetBytes(body), json.List.Read));
 
         parse.Should().Throw<JsonException>(why).Which.Message.Should().NotBeNullOrWhiteSpace();
     }
@@ -44,8 +44,8 @@ public sealed class BadInputTests
         var json = new EmployeeJson(Options);
 
         // An unknown property is skipped, but the reader still counts its depth: list 1 + employee 2 + nesting.
-        JsonSerializer.Deserialize(Encoding.UTF8.GetBytes(DeeplyNested(Options.MaximumDepth - 2)), json.List).Should().HaveCount(1);
-        var parse = () => JsonSerializer.Deserialize(Encoding.UTF8.GetBytes(DeeplyNested(Options.MaximumDepth - 1)), json.List);
+        JsonSerializer.Deserialize(Encoding.UTF8.GetBytes(DeeplyNested(Options.MaximumDepth - 2)), json.List.Read).Should().HaveCount(1);
+        var parse = () => JsonSerializer.Deserialize(Encoding.UTF8.GetBytes(DeeplyNested(Options.MaximumDepth - 1)), json.List.Read);
 
         parse.Should().Throw<JsonException>().WithMessage("*depth*");
     }
@@ -56,7 +56,7 @@ public sealed class BadInputTests
         var json = new EmployeeJson(Options);
         var body = Encoding.UTF8.GetBytes(Replace("\"notes\":\"", "\"notes\":\"" + new string('y', 10_000)));
 
-        var parse = () => JsonSerializer.Deserialize(body, json.List);
+        var parse = () => JsonSerializer.Deserialize(body, json.List.Read);
 
         parse.Should().Throw<JsonException>().WithMessage("*exceeds the limit of 4096 bytes*MaximumStringBytes*");
     }
@@ -66,12 +66,12 @@ public sealed class BadInputTests
     {
         var json = new EmployeeJson(Options);
         var notes = new string('z', 4_096);
-        var body = Encoding.UTF8.GetBytes(JsonSerializer.Serialize(new List<Employee> { EmployeeData.Single with { Notes = notes } }, json.List));
+        var body = Encoding.UTF8.GetBytes(JsonSerializer.Serialize(new List<Employee> { EmployeeData.Single with { Notes = notes } }, json.List.Write));
 
-        JsonSerializer.Deserialize(body, json.List)![0].Notes.Should().Be(notes);
+        JsonSerializer.Deserialize(body, json.List.Read)![0].Notes.Should().Be(notes);
     }
 
-    internal static string Serialize(int count) => JsonSerializer.Serialize(EmployeeData.List(count), EmployeeJson.Default.List);
+    internal static string Serialize(int count) => JsonSerializer.Serialize(EmployeeData.List(count), EmployeeJson.Default.List.Write);
 
     private static string DeeplyNested(int arrays) =>
         Replace("\"id\":1,", "\"id\":1,\"extra\":" + new string('[', arrays) + new string(']', arrays) + ",");

@@ -28,7 +28,7 @@ public sealed class EmployeesEndpointTests : IClassFixture<EmployeesEndpointTest
         response.Content.Headers.ContentType!.MediaType.Should().Be("application/json");
         var body = await response.Content.ReadAsByteArrayAsync(ct);
         response.Content.Headers.ContentLength.Should().Be(body.Length);
-        body.Should().Equal(JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(count), EmployeeJson.Default.List));
+        body.Should().Equal(JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(count), EmployeeJson.Default.List.Write));
         (await _app.OutstandingAfterResponseAsync()).Should().Be(0);
     }
 
@@ -55,7 +55,7 @@ public sealed class EmployeesEndpointTests : IClassFixture<EmployeesEndpointTest
     public async Task Echo_answers_the_same_employees(int count)
     {
         var ct = TestContext.Current.CancellationToken;
-        var json = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(count), EmployeeJson.Default.List);
+        var json = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(count), EmployeeJson.Default.List.Write);
         using var content = new ByteArrayContent(json);
         content.Headers.ContentType = new MediaTypeHeaderValue("application/json");
 
