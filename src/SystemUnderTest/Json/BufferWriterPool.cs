@@ -33,6 +33,9 @@ public sealed class BufferWriterPool
     /// <summary>The most writers the pool keeps.</summary>
     public int Bound => _slots.Length;
 
+    /// <summary>Raised (on the returning thread) when a returned writer is not kept; nothing is allocated without a subscriber.</summary>
+    public event EventHandler<JsonBufferDroppedEventArgs>? BufferDropped;
+
     /// <summary>The pool's counters now.</summary>
     public JsonPoolCounters Counters
     {
@@ -95,5 +98,6 @@ public sealed class BufferWriterPool
         }
 
         Interlocked.Increment(ref _dropped);
+        BufferDropped?.Invoke(this, new JsonBufferDroppedEventArgs(keep ? JsonBufferDropReason.PoolFull : JsonBufferDropReason.TooLarge, writer.Capacity));
     }
 }

@@ -26,6 +26,9 @@ public sealed class MemoryStreamStackPool
         _options = options ?? throw new ArgumentNullException(nameof(options));
     }
 
+    /// <summary>Raised (on the returning thread) when a returned stream is not kept; nothing is allocated without a subscriber.</summary>
+    public event EventHandler<JsonBufferDroppedEventArgs>? BufferDropped;
+
     /// <summary>The pool's counters now.</summary>
     public JsonPoolCounters Counters => new(Interlocked.Read(ref _rented), Interlocked.Read(ref _returned), Interlocked.Read(ref _dropped), Volatile.Read(ref _retained));
 
@@ -61,14 +64,16 @@ public sealed class MemoryStreamStackPool
 
         stream.MarkReturned();
         Interlocked.Increment(ref _returned);
-        if (stream.Capacity > _options.MaximumRetainedBufferBytes || Interlocked.Increment(ref _retained) > _options.MaximumRetainedBuffers)
+        var tooLarge = stream.Capacity > _options.MaximumRetainedBufferBytes;
+        if (tooLarge || Interlocked.Increment(ref _retained) > _options.MaximumRetainedBuffers)
         {
-            if (stream.Capacity <= _options.MaximumRetainedBufferBytes)
+            if (!tooLarge)
             {
                 Interlocked.Decrement(ref _retained);
             }
 
             Interlocked.Increment(ref _dropped);
+            BufferDropped?.Invoke(this, new JsonBufferDroppedEventArgs(tooLarge ? JsonBufferDropReason.TooLarge : JsonBufferDropReason.PoolFull, stream.Capacity));
             return;
         }
 

@@ -52,6 +52,26 @@ public sealed class PoolSafetyTests
     }
 
     [Fact]
+    public void Pools_raise_BufferDropped_with_the_reason()
+    {
+        var stackPool = new MemoryStreamStackPool(Small);
+        var writerPool = new BufferWriterPool(Small, new EmployeeJson(Small));
+        var dropped = new List<(object? Pool, JsonBufferDropReason Reason, int Capacity)>();
+        stackPool.BufferDropped += (sender, e) => dropped.Add((sender, e.Reason, e.CapacityBytes));
+        writerPool.BufferDropped += (sender, e) => dropped.Add((sender, e.Reason, e.CapacityBytes));
+
+        var streams = Enumerable.Range(0, Small.MaximumRetainedBuffers + 1).Select(_ => stackPool.Rent()).ToList();
+        streams.ForEach(stackPool.Return);
+        var big = writerPool.Rent();
+        big.GetSpan(Small.MaximumRetainedBufferBytes + 1);
+        writerPool.Return(big);
+
+        dropped.Should().Equal(
+            (stackPool, JsonBufferDropReason.PoolFull, Small.InitialBufferBytes),
+            (writerPool, JsonBufferDropReason.TooLarge, Small.MaximumRetainedBufferBytes + 1));
+    }
+
+    [Fact]
     public void StackPool_drops_a_stream_that_grew_past_the_retained_size()
     {
         var pool = new MemoryStreamStackPool(Small);
