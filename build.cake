@@ -51,6 +51,10 @@ Task("Clean")
     DotNetClean(solution, new DotNetCleanSettings { Configuration = configuration });
 });
 
+Task("Clean.Results")
+    .Description("Empties artifacts/budgets, so the report shows this run's measurements only.")
+    .Does(() => CleanDirectory(budgetResults));
+
 Task("Build")
     .Does(() =>
 {
@@ -62,6 +66,7 @@ Task("Test.Alloc").IsDependentOn("Build").Does(() => RunSuite("Alloc"));
 Task("Test.Load").IsDependentOn("Build").Does(() => RunSuite("Load"));
 
 Task("Test")
+    .IsDependentOn("Clean.Results")
     .IsDependentOn("Test.Correctness")
     .IsDependentOn("Test.Alloc")
     .IsDependentOn("Test.Load")
@@ -100,6 +105,7 @@ Task("Report")
 
 Task("Default")
     .IsDependentOn("Build")
+    .IsDependentOn("Clean.Results")
     .IsDependentOn("Test.Correctness")
     .IsDependentOn("Test.Alloc")
     .IsDependentOn("Test.Load")
