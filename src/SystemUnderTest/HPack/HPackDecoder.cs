@@ -54,6 +54,7 @@ internal sealed class HPackDecoder
     private byte[] _value = [];
 
     private bool _headerSeenInBlock;
+    private long _representationStart;
     private long _blockOffset;
     private long _headerListSize;
 
@@ -173,6 +174,7 @@ internal sealed class HPackDecoder
 
     private void ParseRepresentation(ReadOnlySpan<byte> fragment, ref int i, IHPackHeaderHandler handler)
     {
+        _representationStart = _blockOffset + i;
         var b = fragment[i++];
         int value;
         if ((b & IndexedMask) != 0)
@@ -180,7 +182,7 @@ internal sealed class HPackDecoder
             _headerSeenInBlock = true;
             if (_integer.BeginTryDecode(b, 7, out value))
             {
-                OnIndexedHeader(value, i - 1, handler);
+                OnIndexedHeader(value, handler);
             }
             else
             {
@@ -196,7 +198,7 @@ internal sealed class HPackDecoder
 
             if (_integer.BeginTryDecode(b, 5, out value))
             {
-                OnSizeUpdate(value, i - 1);
+                OnSizeUpdate(value);
             }
             else
             {
@@ -210,7 +212,7 @@ internal sealed class HPackDecoder
             var prefix = _indexing ? 6 : 4;
             if (_integer.BeginTryDecode(b, prefix, out value))
             {
-                OnLiteralNameIndex(value, i - 1);
+                OnLiteralNameIndex(value);
             }
             else
             {
@@ -239,15 +241,15 @@ internal sealed class HPackDecoder
             {
                 case State.IndexedIndex:
                     _state = State.Ready;
-                    OnIndexedHeader(value, at, handler);
+                    OnIndexedHeader(value, handler);
                     break;
                 case State.LiteralNameIndex:
                     _state = State.Ready;
-                    OnLiteralNameIndex(value, at);
+                    OnLiteralNameIndex(value);
                     break;
                 case State.SizeUpdate:
                     _state = State.Ready;
-                    OnSizeUpdate(value, at);
+                    OnSizeUpdate(value);
                     break;
                 case State.NameLengthContinue:
                     OnStringLength(value, isName: true, at, fragment, handler);
@@ -377,7 +379,7 @@ internal sealed class HPackDecoder
             name = _table.GetName(_nameIndex - StaticTable.Count - 1);
         }
 
-        AddToHeaderListSize(name.Length, value.Length, at);
+        AddToHeaderListSize(name.Length, value.Length);
         if (_nameIndex is > 0 and <= StaticTable.Count)
         {
             handler.OnStaticIndexedHeader(_nameIndex, value);
@@ -393,28 +395,28 @@ internal sealed class HPackDecoder
         }
     }
 
-    private void OnIndexedHeader(int index, int at, IHPackHeaderHandler handler)
+    private void OnIndexedHeader(int index, IHPackHeaderHandler handler)
     {
         if (index == 0)
         {
-            throw Error("Indexed header field with index 0 (RFC 7541 6.1)", at);
+            throw RepresentationError("Indexed header field with index 0 (RFC 7541 6.1)");
         }
 
         if (index <= StaticTable.Count)
         {
-            AddToHeaderListSize(StaticTable.GetName(index).Length, StaticTable.GetValue(index).Length, at);
+            AddToHeaderListSize(StaticTable.GetName(index).Length, StaticTable.GetValue(index).Length);
             handler.OnStaticIndexedHeader(index);
             return;
         }
 
-        var dynamicIndex = CheckDynamicIndex(index, at);
+        var dynamicIndex = CheckDynamicIndex(index);
         var name = _table.GetName(dynamicIndex);
         var value = _table.GetValue(dynamicIndex);
-        AddToHeaderListSize(name.Length, value.Length, at);
+        AddToHeaderListSize(name.Length, value.Length);
         handler.OnHeader(name, value);
     }
 
-    private void OnLiteralNameIndex(int index, int at)
+    private void OnLiteralNameIndex(int index)
     {
         _nameIndex = index;
         if (index == 0)
@@ -425,39 +427,39 @@ internal sealed class HPackDecoder
 
         if (index > StaticTable.Count)
         {
-            CheckDynamicIndex(index, at);
+            CheckDynamicIndex(index);
         }
 
         _state = State.ValueLength;
     }
 
-    private void OnSizeUpdate(int size, int at)
+    private void OnSizeUpdate(int size)
     {
         if (size > _maxDynamicTableSizeLimit)
         {
-            throw Error($"Dynamic table size update to {size} exceeds the announced limit {_maxDynamicTableSizeLimit} (RFC 7541 6.3)", at);
+            throw RepresentationError($"Dynamic table size update to {size} exceeds the announced limit {_maxDynamicTableSizeLimit} (RFC 7541 6.3)");
         }
 
         _table.Resize(size);
     }
 
-    private int CheckDynamicIndex(int index, int at)
+    private int CheckDynamicIndex(int index)
     {
         var dynamicIndex = index - StaticTable.Count - 1;
         if (dynamicIndex >= _table.Count)
         {
-            throw Error($"Index {index} is past the static table and the {_table.Count} dynamic entries (RFC 7541 2.3.3)", at);
+            throw RepresentationError($"Index {index} is past the static table and the {_table.Count} dynamic entries (RFC 7541 2.3.3)");
         }
 
         return dynamicIndex;
     }
 
-    private void AddToHeaderListSize(int nameLength, int valueLength, int at)
+    private void AddToHeaderListSize(int nameLength, int valueLength)
     {
         _headerListSize += nameLength + valueLength + DynamicTable.EntryOverhead;
         if (_headerListSize > _options.MaxHeaderListSize)
         {
-            throw Error($"Header list size {_headerListSize} exceeds MaxHeaderListSize {_options.MaxHeaderListSize}", at);
+            throw RepresentationError($"Header list size {_headerListSize} exceeds MaxHeaderListSize {_options.MaxHeaderListSize}");
         }
     }
 
@@ -493,6 +495,14 @@ internal sealed class HPackDecoder
         var grown = new byte[Math.Max(needed, Math.Max(64, buffer.Length * 2))];
         buffer.AsSpan(0, keep).CopyTo(grown);
         buffer = grown;
+    }
+
+    // For errors about a whole representation: the offset of its first byte, which may be in an earlier fragment.
+    private HPackDecodingException RepresentationError(string message)
+    {
+        var offset = _representationStart;
+        ResetBlock();
+        return new HPackDecodingException(message, offset);
     }
 
     private HPackDecodingException Error(string message, int fragmentOffset)
