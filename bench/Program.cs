@@ -10,7 +10,10 @@ namespace PerfGate.Bench;
 /// </summary>
 public static class Program
 {
-    private static readonly Dictionary<string, Func<string[], Task<int>>> Commands = new(StringComparer.Ordinal);
+    private static readonly Dictionary<string, Func<string[], Task<int>>> Commands = new(StringComparer.Ordinal)
+    {
+        ["json-scaling"] = Json.JsonScalingCommand.RunAsync,
+    };
 
     public static async Task<int> Main(string[] args)
     {

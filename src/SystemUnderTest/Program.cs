@@ -10,6 +10,7 @@ var builder = WebApplication.CreateBuilder(args);
 builder.Services.AddControllers();
 builder.Services.AddProblemDetails();
 builder.Services.AddHealthChecks();
+builder.Services.AddJsonPools(builder.Configuration);
 builder.Services.AddOptions<DelayApiOptions>()
     .Bind(builder.Configuration.GetSection(DelayApiOptions.SectionName))
     .ValidateDataAnnotations()

@@ -23,22 +23,36 @@ public sealed class LoadTarget : IDisposable
     /// <summary>True when the server runs in this process (and so shares its cores with the load generator).</summary>
     public bool IsInProcess => _app is not null;
 
+    /// <summary>True when <c>LOAD_TARGET_URL</c> names an already running server.</summary>
+    public static bool IsExternal => ExternalBaseAddress is not null;
+
+    /// <summary>The server named by <c>LOAD_TARGET_URL</c>, or null.</summary>
+    public static Uri? ExternalBaseAddress
+    {
+        get
+        {
+            var external = Environment.GetEnvironmentVariable(EnvironmentVariable);
+            if (string.IsNullOrWhiteSpace(external))
+            {
+                return null;
+            }
+
+            return Uri.TryCreate(external.EndsWith('/') ? external : external + "/", UriKind.Absolute, out var uri) && uri.Scheme is "http" or "https"
+                ? uri
+                : throw new InvalidOperationException($"{EnvironmentVariable}='{external}' is not an absolute http(s) URL.");
+        }
+    }
+
     /// <summary>Starts the app in-process, or points at <c>LOAD_TARGET_URL</c>.</summary>
     public static LoadTarget Acquire()
     {
-        var external = Environment.GetEnvironmentVariable(EnvironmentVariable);
-        if (string.IsNullOrWhiteSpace(external))
+        if (ExternalBaseAddress is { } external)
         {
-            var app = KestrelApp.Start();
-            return new LoadTarget(app.BaseAddress, app);
+            return new LoadTarget(external, null);
         }
 
-        if (!Uri.TryCreate(external.EndsWith('/') ? external : external + "/", UriKind.Absolute, out var uri) || uri.Scheme is not ("http" or "https"))
-        {
-            throw new InvalidOperationException($"{EnvironmentVariable}='{external}' is not an absolute http(s) URL.");
-        }
-
-        return new LoadTarget(uri, null);
+        var app = KestrelApp.Start();
+        return new LoadTarget(app.BaseAddress, app);
     }
 
     /// <inheritdoc />

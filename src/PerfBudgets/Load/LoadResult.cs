@@ -11,6 +11,7 @@ namespace PerfBudgets.Load;
 /// <param name="P50Ms">Median latency of requests started inside the window.</param>
 /// <param name="P99Ms">99th-percentile latency of requests started inside the window.</param>
 /// <param name="MaxMs">Largest latency of requests started inside the window.</param>
+/// <param name="Abandoned">Requests still in flight when the drain after the window ran out; cancelled, not counted.</param>
 /// <param name="FirstErrors">Up to five distinct error texts, for the failure message.</param>
 public sealed record LoadResult(
     string Scenario,
@@ -21,6 +22,7 @@ public sealed record LoadResult(
     double P50Ms,
     double P99Ms,
     double MaxMs,
+    long Abandoned,
     IReadOnlyList<string> FirstErrors)
 {
     /// <summary>Successful requests per second in the measured window.</summary>
@@ -35,5 +37,5 @@ public sealed record LoadResult(
 
     /// <summary>One line for logs and budget details.</summary>
     public override string ToString() => string.Create(CultureInfo.InvariantCulture,
-        $"{Scenario}: {Copies} copies, {RequestsPerSecond:0} req/s over {MeasuredSeconds:0.#} s, ok={Completed}, failed={Failed}, p50={P50Ms:0.#} ms, p99={P99Ms:0.#} ms, max={MaxMs:0.#} ms{(FirstErrors.Count > 0 ? ", first error: " + FirstErrors[0] : string.Empty)}");
+        $"{Scenario}: {Copies} copies, {RequestsPerSecond:0} req/s over {MeasuredSeconds:0.#} s, ok={Completed}, failed={Failed}, abandoned={Abandoned}, p50={P50Ms:0.#} ms, p99={P99Ms:0.#} ms, max={MaxMs:0.#} ms{(FirstErrors.Count > 0 ? ", first error: " + FirstErrors[0] : string.Empty)}");
 }

@@ -21,24 +21,27 @@ public static class LoadRunner
             start + ToTicks(scenario.WarmUp + scenario.Duration));
         var copies = new CopyOutcome[scenario.Copies];
         var tasks = new Task[scenario.Copies];
+        using var drain = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        drain.CancelAfter(scenario.WarmUp + scenario.Duration + scenario.Drain);
         for (var i = 0; i < scenario.Copies; i++)
         {
             var index = i;
             copies[index] = new CopyOutcome();
             // Each copy starts on the thread pool so a step that blocks cannot hold back the others' start.
-            tasks[index] = Task.Run(() => RunCopyAsync(scenario, index, window, copies[index], cancellationToken), cancellationToken);
+            tasks[index] = Task.Run(() => RunCopyAsync(scenario, index, window, copies[index], drain.Token, cancellationToken), cancellationToken);
         }
 
         await Task.WhenAll(tasks);
 
         var latency = new LongHistogram(HighestTrackableMicroseconds, 3);
-        long completed = 0, failed = 0;
+        long completed = 0, failed = 0, abandoned = 0;
         var errors = new List<string>();
         foreach (var copy in copies)
         {
             latency.Add(copy.Latency);
             completed += copy.Completed;
             failed += copy.Failed;
+            abandoned += copy.Abandoned;
             foreach (var error in copy.Errors)
             {
                 if (errors.Count < 5 && !errors.Contains(error))
@@ -57,12 +60,13 @@ public static class LoadRunner
             latency.TotalCount == 0 ? 0 : latency.GetValueAtPercentile(50) / 1000.0,
             latency.TotalCount == 0 ? 0 : latency.GetValueAtPercentile(99) / 1000.0,
             latency.TotalCount == 0 ? 0 : latency.GetMaxValue() / 1000.0,
+            abandoned,
             errors);
     }
 
-    private static async Task RunCopyAsync(LoadScenario scenario, int index, Window window, CopyOutcome outcome, CancellationToken cancellationToken)
+    private static async Task RunCopyAsync(LoadScenario scenario, int index, Window window, CopyOutcome outcome, CancellationToken stepToken, CancellationToken cancellationToken)
     {
-        while (!cancellationToken.IsCancellationRequested)
+        while (!stepToken.IsCancellationRequested)
         {
             var started = Stopwatch.GetTimestamp();
             if (started >= window.End)
@@ -74,16 +78,22 @@ public static class LoadRunner
             string? error = null;
             try
             {
-                ok = await scenario.Step(index, cancellationToken);
+                ok = await scenario.Step(index, stepToken);
                 if (!ok)
                 {
                     error = "step reported failure";
                 }
             }
-            catch (Exception e) when (!cancellationToken.IsCancellationRequested)
+            catch (Exception e) when (!stepToken.IsCancellationRequested)
             {
                 ok = false;
                 error = $"{e.GetType().Name}: {e.Message}";
+            }
+            catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+            {
+                // The drain after the measured window ran out: the request is cut off, neither a success nor a failure.
+                outcome.Abandoned++;
+                return;
             }
 
             var finished = Stopwatch.GetTimestamp();
@@ -122,6 +132,8 @@ public static class LoadRunner
         public long Completed { get; set; }
 
         public long Failed { get; set; }
+
+        public long Abandoned { get; set; }
 
         public List<string> Errors { get; } = [];
     }

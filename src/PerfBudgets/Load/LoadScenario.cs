@@ -19,6 +19,13 @@ public sealed record LoadScenario(
     TimeSpan Duration,
     Func<int, CancellationToken, ValueTask<bool>> Step)
 {
+    /// <summary>
+    /// How long requests still in flight when the measured window closes may take before they are cancelled.
+    /// They count neither as completed nor as failed (see <see cref="LoadResult.Abandoned"/>); this bounds the run
+    /// when a saturated server has a long queue. Default 5 s.
+    /// </summary>
+    public TimeSpan Drain { get; init; } = TimeSpan.FromSeconds(5);
+
     /// <summary>Throws for settings that cannot produce a measurement.</summary>
     public void Validate()
     {
@@ -26,6 +33,7 @@ public sealed record LoadScenario(
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(Copies);
         ArgumentOutOfRangeException.ThrowIfLessThan(WarmUp, TimeSpan.Zero);
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(Duration, TimeSpan.Zero);
+        ArgumentOutOfRangeException.ThrowIfLessThan(Drain, TimeSpan.Zero);
         ArgumentNullException.ThrowIfNull(Step);
     }
 }

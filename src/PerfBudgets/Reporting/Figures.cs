@@ -26,7 +26,9 @@ public static class Figures
             return measured == 0 ? "(0%)" : "(over a zero budget)";
         }
 
+        // Small overshoots keep a decimal: a 0.4% allocation regression must not read as "+0%".
         var percent = (measured - limit) / Math.Abs(limit) * 100;
-        return string.Create(CultureInfo.InvariantCulture, $"({(percent >= 0 ? "+" : string.Empty)}{percent:0}%)");
+        var text = Math.Abs(percent) < 10 ? percent.ToString("0.#", CultureInfo.InvariantCulture) : percent.ToString("0", CultureInfo.InvariantCulture);
+        return $"({(percent >= 0 ? "+" : string.Empty)}{text}%)";
     }
 }

@@ -22,23 +22,36 @@ public sealed class DelayApiAllocationTests
 
         // The probe sends and receives on this thread and allocates nothing per request; its own bytes are
         // measured on this thread and taken out of the process-wide delta, so what remains is the server's.
-        var failures = 0;
-        var region = AllocationMeter.StartProcessWide();
-        var clientBefore = GC.GetAllocatedBytesForCurrentThread();
-        for (var i = 0; i < requests; i++)
+        // Anything else the process allocates meanwhile (timers, the test runner) can only add bytes, so the
+        // figure is the smallest of several batches: a real regression raises every batch.
+        var batches = gate.Book.IntParameter("Alloc.Api.Batches");
+        var perBatch = new double[batches];
+        long clientBytes = 0;
+        var gen0 = 0;
+        for (var batch = 0; batch < batches; batch++)
         {
-            if (probe.Send() != 200)
+            var failures = 0;
+            var region = AllocationMeter.StartProcessWide();
+            var clientBefore = GC.GetAllocatedBytesForCurrentThread();
+            for (var i = 0; i < requests; i++)
             {
-                failures++;
+                if (probe.Send() != 200)
+                {
+                    failures++;
+                }
             }
+
+            var batchClientBytes = GC.GetAllocatedBytesForCurrentThread() - clientBefore;
+            var process = region.Stop(requests);
+            failures.Should().Be(0);
+            clientBytes += batchClientBytes;
+            gen0 += process.Gen0Collections;
+            perBatch[batch] = (double)(process.TotalBytes - batchClientBytes) / requests;
         }
 
-        var clientBytes = GC.GetAllocatedBytesForCurrentThread() - clientBefore;
-        var process = region.Stop(requests);
-
-        failures.Should().Be(0);
-        var serverBytesPerRequest = (double)(process.TotalBytes - clientBytes) / requests;
-        gate.Observe("Api.DelayAsync.ClientBytesPerRequest", (double)clientBytes / requests, "B/request", "the probe's own allocation, excluded from the server's");
-        gate.Check("Api.DelayAsync.ServerBytesPerRequest", serverBytesPerRequest, $"{requests:N0} keep-alive requests, {process.Gen0Collections} gen-0 GCs");
+        var serverBytesPerRequest = perBatch.Min();
+        var detail = $"min of {batches} batches x {requests:N0} keep-alive requests: {string.Join(" / ", perBatch.Select(b => b.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)))} B, {gen0} gen-0 GCs";
+        gate.Observe("Api.DelayAsync.ClientBytesPerRequest", (double)clientBytes / (requests * batches), "B/request", "the probe's own allocation, excluded from the server's");
+        gate.Check("Api.DelayAsync.ServerBytesPerRequest", serverBytesPerRequest, detail);
     }
 }

@@ -16,6 +16,7 @@ public sealed class FiguresTests
     [Theory]
     [InlineData(2312, 1500, "(+54%)")]
     [InlineData(0.45, 0.6, "(-25%)")]
+    [InlineData(6850, 6820, "(+0.4%)")]
     [InlineData(5, 0, "(over a zero budget)")]
     public void Overshoot_is_relative_to_the_limit(double measured, double limit, string expected) =>
         Figures.Overshoot(measured, limit).Should().Be(expected);

@@ -38,20 +38,28 @@ public sealed class DelayApiLoadTests(ITestOutputHelper output)
     {
         var copies = _gate.Book.IntParameter("Load.Api.AsyncVsBlocking.Copies");
         var delay = TimeSpan.FromMilliseconds(_gate.Book.IntParameter("Load.Api.AsyncVsBlocking.DelayMs"));
-        using var target = LoadTarget.Acquire();
-        using var client = KestrelApp.CreateLoadClient(target.BaseAddress, copies);
+        // The server runs in a process of its own: blocked pool threads in the server must not also starve the
+        // load generator's socket completions, or the run measures the generator (as it would with NBomber, wrk).
+        using var server = LoadTarget.IsExternal ? null : await AppProcess.StartAsync(TimeSpan.FromSeconds(60), TestContext.Current.CancellationToken);
+        using var client = KestrelApp.CreateLoadClient(server?.BaseAddress ?? LoadTarget.ExternalBaseAddress!, copies);
 
         // Async first: the blocking run grows the thread pool, which would flatter an async run after it.
         var asyncRun = await RunAsync(client, "Api.AsyncVsBlocking.Async", "async", copies, delay);
         var blockingRun = await RunAsync(client, "Api.AsyncVsBlocking.Blocking", "blocking", copies, delay);
 
-        var ratio = asyncRun.RequestsPerSecond / Math.Max(blockingRun.RequestsPerSecond, 0.001);
+        // At this shape on 2 cores the blocking endpoint may complete nothing inside a short window (its thread pool
+        // grows by hill climbing, far slower than 1,000 requests arrive); the denominator is then taken as one request
+        // per window, so the ratio is a lower bound rather than a division by zero.
+        var blockingFloor = 1 / blockingRun.MeasuredSeconds;
+        var ratio = asyncRun.RequestsPerSecond / Math.Max(blockingRun.RequestsPerSecond, blockingFloor);
         _gate.Observe("Api.AsyncVsBlocking.AsyncRequestsPerSecond", asyncRun.RequestsPerSecond, "req/s", asyncRun.ToString());
         _gate.Observe("Api.AsyncVsBlocking.BlockingRequestsPerSecond", blockingRun.RequestsPerSecond, "req/s", blockingRun.ToString());
+        // Timeouts on the blocking endpoint are the collapse this scenario demonstrates; they are reported, not gated.
+        _gate.Observe("Api.AsyncVsBlocking.BlockingFailedRequests", blockingRun.Failed, "requests", string.Join(" | ", blockingRun.FirstErrors));
         CheckAll(
-            () => _gate.Check("Api.AsyncVsBlocking.FailedRequests", asyncRun.Failed + blockingRun.Failed, string.Join(" | ", asyncRun.FirstErrors.Concat(blockingRun.FirstErrors))),
+            () => _gate.Check("Api.AsyncVsBlocking.AsyncFailedRequests", asyncRun.Failed, string.Join(" | ", asyncRun.FirstErrors)),
             () => _gate.Check("Api.AsyncVsBlocking.RpsRatio", ratio, string.Create(CultureInfo.InvariantCulture,
-                $"async {asyncRun.RequestsPerSecond:N0} req/s / blocking {blockingRun.RequestsPerSecond:N0} req/s, {copies} copies x {delay.TotalMilliseconds} ms")));
+                $"async {asyncRun.RequestsPerSecond:N0} req/s / blocking {blockingRun.RequestsPerSecond:N1} req/s ({blockingRun.Completed} completed in the window), {copies} copies x {delay.TotalMilliseconds} ms")));
     }
 
     [Fact]
@@ -108,7 +116,7 @@ public sealed class DelayApiLoadTests(ITestOutputHelper output)
     private static async Task<(double AsyncRps, double BlockingRps)> RunDelayCompareAsync(int requests, int ms)
     {
         var app = typeof(Program).Assembly.Location;
-        var start = new ProcessStartInfo(Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") ?? "dotnet")
+        var start = new ProcessStartInfo(AppProcess.DotnetHost)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,

@@ -1,0 +1,56 @@
+using System.Globalization;
+using System.Text.Json;
+using PerfBudgets;
+using PerfBudgets.Load;
+using SystemUnderTest.Json;
+
+namespace PerfGate.Tests.Load.Json;
+
+public sealed class EmployeesEndpointLoadTests(ITestOutputHelper output)
+{
+    private readonly BudgetGate _gate = BudgetGate.Default;
+
+    [Fact]
+    public async Task Json_Endpoint_Employees9_under_load()
+    {
+        var copies = _gate.Book.IntParameter("Load.Json.Employees9.Copies");
+        var warmUp = TimeSpan.FromSeconds(_gate.Book.Parameter("Load.WarmUpSeconds"));
+        var duration = TimeSpan.FromSeconds(_gate.Book.Parameter("Load.DurationSeconds"));
+        var expected = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
+        using var target = LoadTarget.Acquire();
+        using var client = KestrelApp.CreateLoadClient(target.BaseAddress, copies);
+
+        // A request counts only when it answers 200 with exactly the 9-employee list.
+        var scenario = new LoadScenario("Json.Endpoint.Employees9", copies, warmUp, duration, async (_, ct) =>
+        {
+            using var response = await client.GetAsync("api/employees?count=9", ct);
+            return response.IsSuccessStatusCode && (await response.Content.ReadAsByteArrayAsync(ct)).AsSpan().SequenceEqual(expected);
+        });
+        var result = await LoadRunner.RunAsync(scenario, TestContext.Current.CancellationToken);
+        output.WriteLine(result.ToString());
+
+        var failures = new List<string>();
+        void Check(string name, double measured, string detail)
+        {
+            try
+            {
+                _gate.Check(name, measured, detail);
+            }
+            catch (BudgetExceededException e)
+            {
+                failures.Add(e.Message);
+            }
+        }
+
+        // Every budget is recorded before the first failure is reported.
+        Check("Json.Endpoint.Employees9.FailedRequests", result.Failed, string.Join(" | ", result.FirstErrors));
+        Check("Json.Endpoint.Employees9.RequestsPerSecond", result.RequestsPerSecond, result.ToString());
+        Check("Json.Endpoint.Employees9.P99Ms", result.P99Ms, result.ToString());
+        if (failures.Count > 0)
+        {
+            throw new BudgetExceededException(string.Join(Environment.NewLine, failures));
+        }
+
+        result.Completed.Should().BeGreaterThan(0, string.Create(CultureInfo.InvariantCulture, $"the load ran for {duration.TotalSeconds} s"));
+    }
+}
