@@ -32,7 +32,7 @@ public sealed class HPackDecoderAllocationTests
         var typical = Encode(encoder, buffer, [.. common, (":path", "/api/orders/12345?expand=items"), ("x-request-id", "7f3c9e21-51a8-4b0e-9d6c-1a2b3c4d5e6f")]);
 
         var decoder = new HPackDecoder();
-        var handler = new CountingHeaderHandler();
+        var handler = new HeaderCounter();
         decoder.Decode(first, endHeaders: true, handler);
         handler.Reset();
         decoder.Decode(typical, endHeaders: true, handler);

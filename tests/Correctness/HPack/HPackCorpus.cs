@@ -1,5 +1,3 @@
-using System.Formats.Tar;
-using System.IO.Compression;
 using SystemUnderTest.HPack;
 
 namespace PerfGate.Tests.Correctness.HPack;
@@ -17,51 +15,14 @@ internal static class HPackCorpus
         "node-http2-hpack", "python-hpack", "swift-nio-hpack-huffman", "swift-nio-hpack-plain-text",
     ];
 
-    private static readonly Lazy<Dictionary<string, SortedDictionary<string, HPackStory>>> Folders = new(Load);
+    private static readonly Lazy<HPackStoryArchive> Archive = new(() => HPackStoryArchive.Read(ArchivePath));
 
     /// <summary>The archive's path in the test output (linked from the source tree by the project file).</summary>
     public static string ArchivePath => Path.Combine(AppContext.BaseDirectory, "HPack", "TestVectors", "hpack-test-case.tar.gz");
 
     /// <summary>The stories of <paramref name="folder"/>, by file name in order.</summary>
-    public static SortedDictionary<string, HPackStory> Stories(string folder) => Folders.Value[folder];
+    public static SortedDictionary<string, HPackStory> Stories(string folder) => Archive.Value.Stories(folder);
 
     /// <summary>The file names found in the archive besides stories (LICENSE, SOURCE.txt).</summary>
-    public static IReadOnlySet<string> OtherFiles { get; private set; } = new HashSet<string>();
-
-    private static Dictionary<string, SortedDictionary<string, HPackStory>> Load()
-    {
-        var folders = new Dictionary<string, SortedDictionary<string, HPackStory>>(StringComparer.Ordinal);
-        var others = new HashSet<string>(StringComparer.Ordinal);
-        using var file = File.OpenRead(ArchivePath);
-        using var gzip = new GZipStream(file, CompressionMode.Decompress);
-        using var tar = new TarReader(gzip);
-        while (tar.GetNextEntry() is { } entry)
-        {
-            if (entry.EntryType is not (TarEntryType.RegularFile or TarEntryType.V7RegularFile) || entry.DataStream is null)
-            {
-                continue;
-            }
-
-            // hpack-test-case/<folder>/story_NN.json
-            var parts = entry.Name.Split('/');
-            if (parts.Length == 3 && parts[2].StartsWith("story_", StringComparison.Ordinal) && parts[2].EndsWith(".json", StringComparison.Ordinal))
-            {
-                using var buffer = new MemoryStream();
-                entry.DataStream.CopyTo(buffer);
-                if (!folders.TryGetValue(parts[1], out var stories))
-                {
-                    folders[parts[1]] = stories = new SortedDictionary<string, HPackStory>(StringComparer.Ordinal);
-                }
-
-                stories[parts[2]] = HPackStory.Parse(buffer.ToArray());
-            }
-            else
-            {
-                others.Add(string.Join('/', parts.Skip(1)));
-            }
-        }
-
-        OtherFiles = others;
-        return folders;
-    }
+    public static IReadOnlySet<string> OtherFiles => Archive.Value.OtherFiles;
 }
