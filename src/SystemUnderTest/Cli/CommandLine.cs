@@ -12,6 +12,7 @@ internal static class CommandLine
     private static readonly Dictionary<string, Func<string[], Task<int>>> Commands = new(StringComparer.Ordinal)
     {
         ["delay-compare"] = DelayCompareAsync,
+        ["hpack"] = HPack.HPackCommand.RunAsync,
     };
 
     /// <summary>True when the first argument names a command rather than a host option.</summary>
