@@ -124,7 +124,8 @@ internal sealed class EchoConnection
 
             if (frames > 0)
             {
-                await SendAsync(buffer.AsMemory(start, scan - start));
+                Arm(_options.WriteTimeout);
+                await _socket.SendAsync(buffer.AsMemory(start, scan - start), SocketFlags.None, _timeout.Token);
                 _counters.Echoed(frames);
                 start = scan;
             }
@@ -151,7 +152,12 @@ internal sealed class EchoConnection
                 }
             }
 
-            var received = await ReceiveAsync(buffer.AsMemory(end));
+            // Awaited here, not in a helper: this method's state machine is boxed once per connection, while a
+            // helper's would be boxed again each time its receive pends.
+            Arm(_options.ReadTimeout);
+            _reading = true;
+            var received = await _socket.ReceiveAsync(buffer.AsMemory(end), SocketFlags.None, _timeout.Token);
+            _reading = false;
             _idle = false;
             if (received == 0)
             {
@@ -160,21 +166,6 @@ internal sealed class EchoConnection
 
             end += received;
         }
-    }
-
-    private async ValueTask<int> ReceiveAsync(Memory<byte> buffer)
-    {
-        Arm(_options.ReadTimeout);
-        _reading = true;
-        var received = await _socket.ReceiveAsync(buffer, SocketFlags.None, _timeout.Token);
-        _reading = false;
-        return received;
-    }
-
-    private async ValueTask SendAsync(ReadOnlyMemory<byte> frames)
-    {
-        Arm(_options.WriteTimeout);
-        await _socket.SendAsync(frames, SocketFlags.None, _timeout.Token);
     }
 
     // Re-arms the one timer; a source that already fired (a timeout or a stop) cannot be reset and ends the connection.
