@@ -13,6 +13,7 @@ internal static class CommandLine
     {
         ["delay-compare"] = DelayCompareAsync,
         ["socket-loop"] = Sockets.SocketLoopCommand.RunAsync,
+        ["file-copy"] = IO.FileCopyCommand.RunAsync,
         ["hpack"] = HPack.HPackCommand.RunAsync,
     };
 
