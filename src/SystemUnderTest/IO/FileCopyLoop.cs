@@ -1,5 +1,5 @@
 using System.Buffers;
-using System.Diagnostics;
+using SystemUnderTest.Diagnostics;
 
 namespace SystemUnderTest.IO;
 
@@ -22,17 +22,14 @@ internal static class FileCopyLoop
             var source = Path.Combine(folder.FullName, "source.bin");
             var destination = Path.Combine(folder.FullName, "copy.bin");
             await GenerateAsync(source, options.FileBytes, cancellationToken);
-            var gen0 = GC.CollectionCount(0);
-            var gen1 = GC.CollectionCount(1);
-            var gen2 = GC.CollectionCount(2);
-            var started = Stopwatch.GetTimestamp();
+            var clock = RunClock.Start();
             for (var i = 0; i < options.Copies; i++)
             {
                 await CopyAsync(source, destination, options.BufferBytes, cancellationToken);
             }
 
-            return new FileCopyResult(Stopwatch.GetElapsedTime(started), options.Copies, options.FileBytes * options.Copies,
-                GC.CollectionCount(0) - gen0, GC.CollectionCount(1) - gen1, GC.CollectionCount(2) - gen2);
+            return new FileCopyResult(clock.Elapsed, options.Copies, options.FileBytes * options.Copies,
+                clock.Gen0, clock.Gen1, clock.Gen2);
         }
         finally
         {

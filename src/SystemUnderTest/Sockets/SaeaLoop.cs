@@ -1,5 +1,5 @@
-using System.Diagnostics;
 using System.Net.Sockets;
+using SystemUnderTest.Diagnostics;
 
 namespace SystemUnderTest.Sockets;
 
@@ -44,10 +44,7 @@ internal sealed partial class SaeaLoop : IDisposable
     public SocketLoopResult Run(long messages)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(messages);
-        var gen0 = GC.CollectionCount(0);
-        var gen1 = GC.CollectionCount(1);
-        var gen2 = GC.CollectionCount(2);
-        var started = Stopwatch.GetTimestamp();
+        var clock = RunClock.Start();
         for (long i = 0; i < messages; i++)
         {
             SendOne();
@@ -55,8 +52,8 @@ internal sealed partial class SaeaLoop : IDisposable
             _message++;
         }
 
-        return new SocketLoopResult(Stopwatch.GetElapsedTime(started), messages, messages * _options.MessageSize,
-            GC.CollectionCount(0) - gen0, GC.CollectionCount(1) - gen1, GC.CollectionCount(2) - gen2);
+        return new SocketLoopResult(clock.Elapsed, messages, messages * _options.MessageSize,
+            clock.Gen0, clock.Gen1, clock.Gen2);
     }
 
     /// <inheritdoc />

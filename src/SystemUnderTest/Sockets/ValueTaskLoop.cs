@@ -1,5 +1,5 @@
-using System.Diagnostics;
 using System.Net.Sockets;
+using SystemUnderTest.Diagnostics;
 using System.Runtime.CompilerServices;
 
 namespace SystemUnderTest.Sockets;
@@ -45,10 +45,7 @@ internal sealed class ValueTaskLoop : IDisposable
     public async Task<SocketLoopResult> RunAsync(long messages)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(messages);
-        var gen0 = GC.CollectionCount(0);
-        var gen1 = GC.CollectionCount(1);
-        var gen2 = GC.CollectionCount(2);
-        var started = Stopwatch.GetTimestamp();
+        var clock = RunClock.Start();
         var size = _options.MessageSize;
         for (long i = 0; i < messages; i++)
         {
@@ -72,8 +69,8 @@ internal sealed class ValueTaskLoop : IDisposable
             _message++;
         }
 
-        return new SocketLoopResult(Stopwatch.GetElapsedTime(started), messages, messages * size,
-            GC.CollectionCount(0) - gen0, GC.CollectionCount(1) - gen1, GC.CollectionCount(2) - gen2);
+        return new SocketLoopResult(clock.Elapsed, messages, messages * size,
+            clock.Gen0, clock.Gen1, clock.Gen2);
     }
 
     /// <inheritdoc />
