@@ -53,6 +53,30 @@ public sealed class BudgetGate
         return result;
     }
 
+    /// <summary>
+    /// Checks several budgets of one scenario: every one is recorded before any failure is reported, and one
+    /// <see cref="BudgetExceededException"/> lists every broken budget, one line each.
+    /// </summary>
+    public IReadOnlyList<BudgetResult> CheckAll(params (string BudgetName, double Measured, string? Detail)[] checks)
+    {
+        ArgumentNullException.ThrowIfNull(checks);
+        var results = new List<BudgetResult>(checks.Length);
+        var failures = new List<string>();
+        foreach (var (name, measured, detail) in checks)
+        {
+            try
+            {
+                results.Add(Check(name, measured, detail));
+            }
+            catch (BudgetExceededException e)
+            {
+                failures.Add(e.Message);
+            }
+        }
+
+        return failures.Count == 0 ? results : throw new BudgetExceededException(string.Join(Environment.NewLine, failures));
+    }
+
     /// <summary>Records a figure that is reported for contrast but not gated (no budget, verdict <c>info</c>).</summary>
     public BudgetResult Observe(string name, double measured, string unit, string? detail = null)
     {

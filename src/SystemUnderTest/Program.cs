@@ -11,6 +11,7 @@ builder.Services.AddControllers();
 builder.Services.AddProblemDetails();
 builder.Services.AddHealthChecks();
 builder.Services.AddJsonPools(builder.Configuration);
+builder.Services.AddEchoServer(builder.Configuration);
 builder.Services.AddOptions<DelayApiOptions>()
     .Bind(builder.Configuration.GetSection(DelayApiOptions.SectionName))
     .ValidateDataAnnotations()

@@ -12,6 +12,8 @@ internal static class CommandLine
     private static readonly Dictionary<string, Func<string[], Task<int>>> Commands = new(StringComparer.Ordinal)
     {
         ["delay-compare"] = DelayCompareAsync,
+        ["socket-loop"] = Sockets.SocketLoopCommand.RunAsync,
+        ["file-copy"] = IO.FileCopyCommand.RunAsync,
         ["hpack"] = HPack.HPackCommand.RunAsync,
     };
 
@@ -50,6 +52,18 @@ internal static class CommandLine
         return at + 1 < args.Length && int.TryParse(args[at + 1], NumberStyles.Integer, CultureInfo.InvariantCulture, out var value)
             ? value
             : throw new ArgumentException($"{name} needs a whole number.");
+    }
+
+    /// <summary>Reads <c>--name value</c>, or <paramref name="fallback"/> when absent.</summary>
+    public static string StringOption(string[] args, string name, string fallback)
+    {
+        var at = Array.IndexOf(args, name);
+        if (at < 0)
+        {
+            return fallback;
+        }
+
+        return at + 1 < args.Length ? args[at + 1] : throw new ArgumentException($"{name} needs a value.");
     }
 
     private static async Task<int> DelayCompareAsync(string[] args)

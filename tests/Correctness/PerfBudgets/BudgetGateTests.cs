@@ -53,6 +53,22 @@ public sealed class BudgetGateTests : IDisposable
     }
 
     [Fact]
+    public void CheckAll_records_every_budget_and_lists_each_broken_one()
+    {
+        var act = () => _gate.CheckAll(
+            ("Api.DelayAsync.ServerBytesPerRequest", 2312, null),
+            ("Api.DelayAsync.LittleEfficiency", 0.9, null),
+            ("Zero.Bytes", 8, null));
+
+        act.Should().Throw<BudgetExceededException>().Which.Message.Split(Environment.NewLine).Should().Equal(
+            "Api.DelayAsync.ServerBytesPerRequest: 2,312 B/request > budget 1,500 (+54%)",
+            "Zero.Bytes: 8 B/op > budget 0 (over a zero budget)");
+        ResultStore.ReadAll(_gate.Store.ResultsPath).Select(r => r.Budget).Should().BeEquivalentTo(
+            ["Api.DelayAsync.ServerBytesPerRequest", "Api.DelayAsync.LittleEfficiency", "Zero.Bytes"]);
+        _gate.CheckAll(("Zero.Bytes", 0, null)).Should().ContainSingle().Which.Verdict.Should().Be(BudgetVerdict.Pass);
+    }
+
+    [Fact]
     public void A_measurement_that_is_not_a_number_never_passes()
     {
         _gate.Invoking(g => g.Check("Api.DelayAsync.LittleEfficiency", double.NaN)).Should().Throw<BudgetExceededException>();

@@ -1,0 +1,56 @@
+using System.Globalization;
+using PerfBudgets;
+using PerfBudgets.Measuring;
+using SystemUnderTest.Sockets;
+
+namespace PerfGate.Tests.Alloc.Sockets;
+
+public sealed class SocketLoopAllocationTests
+{
+    private readonly BudgetGate _gate = BudgetGate.Default;
+
+    [Fact]
+    public void Sockets_SaeaLoop_BytesPerMessage()
+    {
+        var messages = _gate.Book.IntParameter("Alloc.Sockets.Messages");
+        using var loop = new SaeaLoop(new SocketLoopOptions());
+
+        // Both sides run on this thread and a pending completion only sets an event, so the calling thread's
+        // counter sees every allocation the loop makes.
+        var measured = AllocationMeter.PerOperation(() => loop.Run(1), messages);
+
+        _gate.Check("Sockets.SaeaLoop.BytesPerMessage", measured.BytesPerOperation,
+            string.Create(CultureInfo.InvariantCulture, $"1,000-byte messages, {measured}"));
+    }
+
+    [Fact]
+    public void Sockets_SaeaLoop_Gen0Collections()
+    {
+        var messages = _gate.Book.IntParameter("Alloc.Sockets.Messages");
+        using var loop = new SaeaLoop(new SocketLoopOptions());
+        loop.Run(1_000);
+
+        var result = loop.Run(messages);
+
+        result.Messages.Should().Be(messages);
+        _gate.Check("Sockets.SaeaLoop.Gen0Collections", result.Gen0, result.ToString());
+    }
+
+    [Fact]
+    public async Task Sockets_ValueTaskLoop_BytesPerMessage()
+    {
+        var messages = _gate.Book.IntParameter("Alloc.Sockets.Messages");
+        using var loop = new ValueTaskLoop(new SocketLoopOptions());
+        await loop.RunAsync(1_000);
+
+        // Process-wide: an operation that pends resumes the loop on a thread-pool thread, whose allocations the
+        // calling thread's counter would miss. The Alloc assembly runs its tests one at a time, so nothing else runs.
+        var region = AllocationMeter.StartProcessWide();
+        var result = await loop.RunAsync(messages);
+        var measured = region.Stop(messages);
+
+        result.Messages.Should().Be(messages);
+        _gate.Check("Sockets.ValueTaskLoop.BytesPerMessage", measured.BytesPerOperation,
+            string.Create(CultureInfo.InvariantCulture, $"1,000-byte messages, {measured}"));
+    }
+}

@@ -1,0 +1,40 @@
+using Microsoft.AspNetCore.Mvc.Testing;
+using Microsoft.Extensions.DependencyInjection;
+using SystemUnderTest.Sockets.Echo;
+
+namespace PerfGate.Tests.Correctness.Sockets.Echo;
+
+public sealed class EchoServerHostingTests
+{
+    [Fact]
+    public async Task The_app_runs_the_echo_service_when_enabled()
+    {
+        await using var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b
+            .UseSetting("EchoServer:Enabled", "true")
+            .UseSetting("EchoServer:Port", "0"));
+        var server = app.Services.GetRequiredService<EchoServerHost>().Server;
+
+        server.Should().NotBeNull();
+        using var client = await EchoClient.ConnectAsync(server!.EndPoint, 1_000, TestContext.Current.CancellationToken);
+        await client.EchoAsync(TestContext.Current.CancellationToken);
+        server.Counters.FramesEchoed.Should().Be(1);
+    }
+
+    [Fact]
+    public async Task The_echo_service_is_off_by_default()
+    {
+        await using var app = new WebApplicationFactory<Program>();
+
+        app.Services.GetRequiredService<EchoServerHost>().Server.Should().BeNull();
+    }
+
+    [Fact]
+    public async Task Bad_echo_settings_stop_the_app_from_starting()
+    {
+        await using var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseSetting("EchoServer:MaxFrameBytes", "-5"));
+
+        var start = () => app.Services;
+
+        start.Should().Throw<Microsoft.Extensions.Options.OptionsValidationException>().WithMessage("*MaxFrameBytes*");
+    }
+}

@@ -1,0 +1,53 @@
+using Microsoft.Extensions.Logging.Abstractions;
+using PerfBudgets;
+using PerfBudgets.Load;
+using SystemUnderTest.Sockets.Echo;
+
+namespace PerfGate.Tests.Load.Sockets;
+
+public sealed class EchoServerLoadTests(ITestOutputHelper output)
+{
+    private readonly BudgetGate _gate = BudgetGate.Default;
+
+    [Fact]
+    public async Task Sockets_Echo_under_load()
+    {
+        var copies = _gate.Book.IntParameter("Load.Sockets.Echo.Connections");
+        var warmUp = TimeSpan.FromSeconds(_gate.Book.Parameter("Load.WarmUpSeconds"));
+        var duration = TimeSpan.FromSeconds(_gate.Book.Parameter("Load.DurationSeconds"));
+        var ct = TestContext.Current.CancellationToken;
+        await using var server = new EchoServer(new EchoServerOptions { Port = 0 }, NullLogger<EchoServer>.Instance);
+        server.Start();
+
+        // One persistent connection per copy; every echo is checked byte for byte by the client.
+        var clients = new EchoClient[copies];
+        for (var i = 0; i < copies; i++)
+        {
+            clients[i] = await EchoClient.ConnectAsync(server.EndPoint, 1_000, ct);
+        }
+
+        try
+        {
+            var scenario = new LoadScenario("Sockets.Echo", copies, warmUp, duration, async (copy, token) =>
+            {
+                await clients[copy].EchoAsync(token);
+                return true;
+            });
+            var result = await LoadRunner.RunAsync(scenario, ct);
+            output.WriteLine(result.ToString());
+
+            result.Completed.Should().BePositive();
+            _gate.CheckAll(
+                ("Sockets.Echo.FailedFrames", result.Failed, string.Join(" | ", result.FirstErrors)),
+                ("Sockets.Echo.FramesPerSecond", result.RequestsPerSecond, result.ToString()),
+                ("Sockets.Echo.P99Ms", result.P99Ms, result.ToString()));
+        }
+        finally
+        {
+            foreach (var client in clients)
+            {
+                client.Dispose();
+            }
+        }
+    }
+}
