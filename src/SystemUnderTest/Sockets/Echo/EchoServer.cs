@@ -139,12 +139,7 @@ internal sealed partial class EchoServer : IAsyncDisposable
 
     private void OnClosed(EchoConnection connection, EchoCloseReason reason, Exception? error)
     {
-        lock (_gate)
-        {
-            _connections.Remove(connection);
-            Counters.Close(reason);
-        }
-
+        // Logged before it is counted: whoever sees the counter move can rely on the log line being there.
         if (reason is EchoCloseReason.PeerClosed or EchoCloseReason.ServerStopping)
         {
             LogClosed(_logger, connection.RemoteEndPoint, reason);
@@ -152,6 +147,12 @@ internal sealed partial class EchoServer : IAsyncDisposable
         else
         {
             LogDropped(_logger, connection.RemoteEndPoint, reason, error?.Message);
+        }
+
+        lock (_gate)
+        {
+            _connections.Remove(connection);
+            Counters.Close(reason);
         }
     }
 
