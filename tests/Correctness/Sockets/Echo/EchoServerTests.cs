@@ -69,10 +69,11 @@ public sealed class EchoServerTests
     [MemberData(nameof(Faults))]
     public async Task A_bad_peer_loses_only_its_own_connection(string fault, EchoCloseReason reason)
     {
+        // Long enough that the good connection, echoing every 50 ms, never idles past them on a busy machine.
         await using var echo = EchoServerFixture.Start(o =>
         {
-            o.ReadTimeout = TimeSpan.FromMilliseconds(500);
-            o.WriteTimeout = TimeSpan.FromMilliseconds(500);
+            o.ReadTimeout = TimeSpan.FromMilliseconds(1_500);
+            o.WriteTimeout = TimeSpan.FromMilliseconds(1_500);
         });
         using var good = await echo.ConnectAsync();
         await good.EchoAsync(Ct);
