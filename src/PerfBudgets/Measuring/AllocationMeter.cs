@@ -61,6 +61,37 @@ public static class AllocationMeter
     }
 
     /// <summary>
+    /// Measures what the rest of the process allocates per operation while the calling thread runs
+    /// <paramref name="operation"/>: the server side of a conversation whose client runs on this thread (an HTTP
+    /// probe, a blocking socket client). Each batch takes the process-wide delta and subtracts the calling thread's
+    /// own bytes; run it where nothing else in the process is under test (a collection that runs alone).
+    /// </summary>
+    /// <remarks>The caller warms up (connections, JIT, pools) before calling; the batches are all measured.</remarks>
+    public static CallerExcludedMeasurement PerOperationExcludingCaller(Action operation, int operations, int batches)
+    {
+        ArgumentNullException.ThrowIfNull(operation);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(batches);
+
+        var perBatch = new double[batches];
+        long callerBytes = 0;
+        var gen0 = 0;
+        for (var batch = 0; batch < batches; batch++)
+        {
+            var region = StartProcessWide();
+            var callerBefore = GC.GetAllocatedBytesForCurrentThread();
+            Repeat(operation, operations);
+            var batchCallerBytes = GC.GetAllocatedBytesForCurrentThread() - callerBefore;
+            var process = region.Stop(operations);
+            callerBytes += batchCallerBytes;
+            gen0 += process.Gen0Collections;
+            perBatch[batch] = (double)(process.TotalBytes - batchCallerBytes) / operations;
+        }
+
+        return new CallerExcludedMeasurement(perBatch, operations, callerBytes, gen0);
+    }
+
+    /// <summary>
     /// Measures a region that the caller runs itself (a load loop, a socket loop) process-wide.
     /// Start it after warm-up; read it with <see cref="ProcessWideRegion.Stop(long)"/>.
     /// </summary>

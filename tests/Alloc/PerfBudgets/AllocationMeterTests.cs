@@ -47,4 +47,34 @@ public sealed class AllocationMeterTests
 
         act.Should().Throw<ArgumentOutOfRangeException>();
     }
+
+    [Fact]
+    public void Excluding_the_caller_takes_out_what_the_calling_thread_allocates()
+    {
+        var measured = AllocationMeter.PerOperationExcludingCaller(static () => _sink = new byte[64], 10_000, batches: 3);
+
+        measured.CallerBytesPerOperation.Should().Be(88);
+        measured.BytesPerOperationByBatch.Should().HaveCount(3);
+        measured.Smallest.Should().BeLessThan(1, "the only allocation was the caller's own");
+    }
+
+    [Fact]
+    public void Excluding_the_caller_keeps_what_other_threads_allocate()
+    {
+        static void AllocateOnThePool()
+        {
+            using var done = new ManualResetEventSlim();
+            ThreadPool.UnsafeQueueUserWorkItem(_ =>
+            {
+                _sink = new byte[10_000];
+                done.Set();
+            }, null);
+            done.Wait();
+        }
+
+        var measured = AllocationMeter.PerOperationExcludingCaller(AllocateOnThePool, 1_000, batches: 3);
+
+        // 10,024 B for the array on a pool thread; the event and the work item's closure are the caller's and come out.
+        measured.Smallest.Should().BeInRange(10_024, 10_024 + 512);
+    }
 }
