@@ -5,7 +5,7 @@ using System.Text;
 namespace PerfBudgets.Load;
 
 /// <summary>
-/// An HTTP/1.1 client for one fixed GET on one keep-alive connection that allocates nothing per request:
+/// An HTTP/1.1 client for one fixed request (a GET, or any method with a fixed body) on one keep-alive connection that allocates nothing per request:
 /// the request bytes are encoded once, the response is read into one reused buffer, and socket calls are
 /// synchronous on the caller's thread.
 /// </summary>
@@ -27,11 +27,24 @@ public sealed class HttpKeepAliveProbe : IDisposable
 
     /// <summary>Connects to <paramref name="endpoint"/> and prepares <c>GET <paramref name="pathAndQuery"/></c>.</summary>
     public HttpKeepAliveProbe(IPEndPoint endpoint, string pathAndQuery, int bufferSize = 16 * 1024)
+        : this(endpoint, "GET", pathAndQuery, null, [], bufferSize)
+    {
+    }
+
+    /// <summary>
+    /// Connects to <paramref name="endpoint"/> and prepares <paramref name="method"/> <paramref name="pathAndQuery"/>
+    /// with <paramref name="body"/> (sent with Content-Length and <paramref name="contentType"/> when not empty).
+    /// </summary>
+    public HttpKeepAliveProbe(IPEndPoint endpoint, string method, string pathAndQuery, string? contentType, ReadOnlySpan<byte> body, int bufferSize = 16 * 1024)
     {
         ArgumentNullException.ThrowIfNull(endpoint);
+        ArgumentException.ThrowIfNullOrWhiteSpace(method);
         ArgumentException.ThrowIfNullOrWhiteSpace(pathAndQuery);
         ArgumentOutOfRangeException.ThrowIfLessThan(bufferSize, 256);
-        _request = Encoding.ASCII.GetBytes($"GET {pathAndQuery} HTTP/1.1\r\nHost: {endpoint}\r\n\r\n");
+        var head = body.IsEmpty && contentType == null
+            ? $"{method} {pathAndQuery} HTTP/1.1\r\nHost: {endpoint}\r\n\r\n"
+            : $"{method} {pathAndQuery} HTTP/1.1\r\nHost: {endpoint}\r\nContent-Type: {contentType ?? "application/octet-stream"}\r\nContent-Length: {body.Length}\r\n\r\n";
+        _request = [.. Encoding.ASCII.GetBytes(head), .. body];
         _buffer = new byte[bufferSize];
         _socket = new Socket(endpoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp) { NoDelay = true };
         _socket.ReceiveTimeout = 10_000;
