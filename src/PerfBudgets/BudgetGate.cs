@@ -1,4 +1,5 @@
 using PerfBudgets.Budgets;
+using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
 namespace PerfBudgets;
@@ -16,11 +17,22 @@ public sealed class BudgetGate
     });
 
     /// <summary>Creates a gate over <paramref name="book"/> that records into <paramref name="store"/>.</summary>
-    public BudgetGate(BudgetBook book, ResultStore store)
+    /// <param name="book">The budgets in force.</param>
+    /// <param name="store">Where results go.</param>
+    /// <param name="requireOptimizedBuild">
+    /// When true (the default), a budget whose kind depends on code generation is refused with
+    /// <see cref="NonOptimizedBuildException"/> on a Debug build (<see cref="BuildOptimization"/>). Only tests of the gate's
+    /// own arithmetic turn it off.
+    /// </param>
+    public BudgetGate(BudgetBook book, ResultStore store, bool requireOptimizedBuild = true)
     {
         Book = book ?? throw new ArgumentNullException(nameof(book));
         Store = store ?? throw new ArgumentNullException(nameof(store));
+        RequireOptimizedBuild = requireOptimizedBuild;
     }
+
+    /// <summary>Whether budgets that depend on code generation are refused on a non-optimized build.</summary>
+    public bool RequireOptimizedBuild { get; }
 
     /// <summary>The gate over the repository's <c>budgets.json</c> for the active profile, recording into <c>artifacts/budgets</c>.</summary>
     public static BudgetGate Default => DefaultGate.Value;
@@ -41,6 +53,11 @@ public sealed class BudgetGate
     public BudgetResult Check(string budgetName, double measured, string? detail = null)
     {
         var budget = Book.Get(budgetName);
+        if (RequireOptimizedBuild && BudgetKind.DependsOnCodeGeneration(budget.Kind))
+        {
+            BuildOptimization.EnsureOptimized();
+        }
+
         var met = budget.IsMet(measured);
         var result = new BudgetResult(budget.Name, budget.Kind, measured, budget.Limit, budget.Unit,
             met ? BudgetVerdict.Pass : BudgetVerdict.Fail, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail);
@@ -60,6 +77,11 @@ public sealed class BudgetGate
     public IReadOnlyList<BudgetResult> CheckAll(params (string BudgetName, double Measured, string? Detail)[] checks)
     {
         ArgumentNullException.ThrowIfNull(checks);
+        if (RequireOptimizedBuild && checks.Any(c => BudgetKind.DependsOnCodeGeneration(Book.Get(c.BudgetName).Kind)))
+        {
+            BuildOptimization.EnsureOptimized();
+        }
+
         var results = new List<BudgetResult>(checks.Length);
         var failures = new List<string>();
         foreach (var (name, measured, detail) in checks)

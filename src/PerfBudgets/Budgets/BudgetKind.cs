@@ -25,14 +25,25 @@ public static class BudgetKind
         ["collections-max"] = BudgetDirection.AtMost,
         ["ratio-max"] = BudgetDirection.AtMost,
         ["count-max"] = BudgetDirection.AtMost,
+        ["cpu-cost-max"] = BudgetDirection.AtMost,
         ["requests-per-second-min"] = BudgetDirection.AtLeast,
         ["operations-per-second-min"] = BudgetDirection.AtLeast,
         ["efficiency-min"] = BudgetDirection.AtLeast,
         ["ratio-min"] = BudgetDirection.AtLeast,
     };
 
+    // Kinds whose figure is a property of the output (wire bytes, a compression ratio), the same in any build;
+    // every other kind measures what the compiled code does and is refused on a non-optimized build.
+    private static readonly HashSet<string> OutputSizeKinds = new(StringComparer.Ordinal) { "bytes-max", "ratio-max" };
+
     /// <summary>Every kind the harness knows, in a stable order.</summary>
     public static IReadOnlyCollection<string> All => Directions.Keys;
+
+    /// <summary>
+    /// True when a figure of this kind depends on how the code was compiled (allocation, CPU, throughput, latency), so
+    /// that it means nothing on a Debug build; false for output sizes (<c>bytes-max</c>, <c>ratio-max</c>).
+    /// </summary>
+    public static bool DependsOnCodeGeneration(string kind) => !OutputSizeKinds.Contains(kind);
 
     /// <summary>Looks up the direction of a kind.</summary>
     public static bool TryGetDirection(string kind, out BudgetDirection direction) =>

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using HdrHistogram;
+using PerfBudgets.Measuring;
 
 namespace PerfBudgets.Load;
 
@@ -14,6 +15,7 @@ public static class LoadRunner
     {
         ArgumentNullException.ThrowIfNull(scenario);
         scenario.Validate();
+        BuildOptimization.EnsureOptimized();
 
         var start = Stopwatch.GetTimestamp();
         var window = new Window(

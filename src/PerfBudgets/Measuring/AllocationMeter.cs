@@ -17,6 +17,7 @@ public static class AllocationMeter
     public static AllocationMeasurement PerOperation(Action operation, int operations, int warmupOperations = 1_000)
     {
         ArgumentNullException.ThrowIfNull(operation);
+        BuildOptimization.EnsureOptimized();
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
         ArgumentOutOfRangeException.ThrowIfNegative(warmupOperations);
 
@@ -40,6 +41,7 @@ public static class AllocationMeter
     public static async Task<AllocationMeasurement> PerOperationProcessWideAsync(Func<ValueTask> operation, int operations, int warmupOperations = 1_000)
     {
         ArgumentNullException.ThrowIfNull(operation);
+        BuildOptimization.EnsureOptimized();
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
         ArgumentOutOfRangeException.ThrowIfNegative(warmupOperations);
 
@@ -70,6 +72,7 @@ public static class AllocationMeter
     public static CallerExcludedMeasurement PerOperationExcludingCaller(Action operation, int operations, int batches)
     {
         ArgumentNullException.ThrowIfNull(operation);
+        BuildOptimization.EnsureOptimized();
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(batches);
 
@@ -97,6 +100,7 @@ public static class AllocationMeter
     /// </summary>
     public static ProcessWideRegion StartProcessWide()
     {
+        BuildOptimization.EnsureOptimized();
         PrepareForMeasurement();
         return new ProcessWideRegion(GC.GetTotalAllocatedBytes(precise: true), GC.CollectionCount(0));
     }
