@@ -10,8 +10,10 @@ public sealed class DelayComparisonTests
         var run = await DelayComparison.RunAsyncDelaysAsync(200, TimeSpan.FromMilliseconds(50));
 
         run.Elapsed.Should().BeGreaterThanOrEqualTo(TimeSpan.FromMilliseconds(45));
-        // 200 overlapping 50 ms waits finish in about 50 ms; even a loaded 2-core agent stays well under a second.
-        run.Elapsed.Should().BeLessThan(TimeSpan.FromSeconds(1));
+        // 200 overlapping 50 ms waits finish in about 50 ms; one after another they would take 10 s. The behaviour
+        // checked is the overlap, not the machine's speed: well under half the serial time holds on any load (the
+        // rate itself is gated in tests/Load, where the suites never overlap).
+        run.Elapsed.Should().BeLessThan(TimeSpan.FromSeconds(5));
         run.RequestsPerSecond.Should().BeApproximately(200 / run.Elapsed.TotalSeconds, 0.001);
     }
 

@@ -1,0 +1,62 @@
+using System.Diagnostics;
+
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// A machine-wide lock that lets one measuring process run at a time, however the processes were started (one
+/// <c>dotnet test</c> per project, <c>dotnet test --no-build</c> on a solution, which runs its test projects side by side,
+/// or two pipelines on one agent). Two suites that measure at once measure each other.
+/// </summary>
+/// <remarks>
+/// An exclusive lock on a file in the temporary folder (<c>flock</c> on Unix, a share-none handle on Windows). The
+/// operating system releases it when the holder exits, even if it crashes, so a killed run never blocks the next.
+/// </remarks>
+public sealed class MeasurementLock : IDisposable
+{
+    /// <summary>Environment variable that overrides the lock file's path (e.g. to separate two unrelated gates).</summary>
+    public const string PathEnvironmentVariable = "PERF_MEASUREMENT_LOCK";
+
+    private readonly FileStream _file;
+
+    private MeasurementLock(FileStream file, TimeSpan waited)
+    {
+        _file = file;
+        Waited = waited;
+    }
+
+    /// <summary>How long <see cref="Acquire"/> waited for another holder.</summary>
+    public TimeSpan Waited { get; }
+
+    /// <summary>The lock file: <see cref="PathEnvironmentVariable"/>, else <c>perfbudgets-measurement.lock</c> in the temporary folder.</summary>
+    public static string DefaultPath => Environment.GetEnvironmentVariable(PathEnvironmentVariable) is { Length: > 0 } path
+        ? path
+        : Path.Combine(Path.GetTempPath(), "perfbudgets-measurement.lock");
+
+    /// <summary>Waits until no other process holds the lock, then holds it until disposed.</summary>
+    /// <exception cref="TimeoutException">Another process held it for longer than <paramref name="timeout"/>.</exception>
+    public static MeasurementLock Acquire(TimeSpan timeout, string? path = null)
+    {
+        path ??= DefaultPath;
+        Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
+        var started = Stopwatch.GetTimestamp();
+        while (true)
+        {
+            try
+            {
+                var file = new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None, 1);
+                return new MeasurementLock(file, Stopwatch.GetElapsedTime(started));
+            }
+            catch (IOException) when (Stopwatch.GetElapsedTime(started) < timeout)
+            {
+                Thread.Sleep(100);
+            }
+            catch (IOException e)
+            {
+                throw new TimeoutException($"Another measuring process held {path} for more than {timeout.TotalMinutes:0} minutes; is a test run hung?", e);
+            }
+        }
+    }
+
+    /// <inheritdoc />
+    public void Dispose() => _file.Dispose();
+}
