@@ -63,12 +63,14 @@ Task("Build")
 
 Task("Test.Correctness").IsDependentOn("Build").Does(() => RunSuite("Correctness"));
 Task("Test.Alloc").IsDependentOn("Build").Does(() => RunSuite("Alloc"));
+Task("Test.Cpu").IsDependentOn("Build").Does(() => RunSuite("Cpu"));
 Task("Test.Load").IsDependentOn("Build").Does(() => RunSuite("Load"));
 
 Task("Test")
     .IsDependentOn("Clean.Results")
     .IsDependentOn("Test.Correctness")
     .IsDependentOn("Test.Alloc")
+    .IsDependentOn("Test.Cpu")
     .IsDependentOn("Test.Load")
     .Does(() => FailIfAnySuiteFailed());
 
@@ -108,6 +110,7 @@ Task("Default")
     .IsDependentOn("Clean.Results")
     .IsDependentOn("Test.Correctness")
     .IsDependentOn("Test.Alloc")
+    .IsDependentOn("Test.Cpu")
     .IsDependentOn("Test.Load")
     .IsDependentOn("Report")
     .Does(() => FailIfAnySuiteFailed());

@@ -99,6 +99,38 @@ public sealed class BudgetGate
         return failures.Count == 0 ? results : throw new BudgetExceededException(string.Join(Environment.NewLine, failures));
     }
 
+    /// <summary>
+    /// Measures a CPU cost with <paramref name="measure"/> and checks it against <paramref name="budgetName"/>; when it
+    /// is over the limit, measures again, up to <paramref name="maxAttempts"/> times in all, and gates the lowest cost.
+    /// </summary>
+    /// <remarks>
+    /// Interference from the rest of a shared machine only ever adds CPU time, while a regression in the measured code
+    /// raises every attempt, so the lowest attempt is the fair figure, and a burst of noise from a neighbour does not
+    /// fail the build. Every attempt's cost is in the recorded detail, so a budget that needed retries shows it.
+    /// </remarks>
+    /// <param name="budgetName">A <c>cpu-cost-max</c> budget defined in <c>budgets.json</c>.</param>
+    /// <param name="measure">Takes one measurement (warm-up included).</param>
+    /// <param name="describe">Optional: what was measured, put before the measurement's own figures in the detail.</param>
+    /// <param name="maxAttempts">At most this many measurements; 1 disables the retry.</param>
+    public BudgetResult CheckCost(string budgetName, Func<CpuMeasurement> measure, string? describe = null, int maxAttempts = 3)
+    {
+        ArgumentNullException.ThrowIfNull(measure);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxAttempts);
+        var budget = Book.Get(budgetName);
+        var attempts = new List<CpuMeasurement> { measure() };
+        while (!budget.IsMet(attempts.Min(a => a.Cost)) && attempts.Count < maxAttempts)
+        {
+            attempts.Add(measure());
+        }
+
+        var best = attempts.MinBy(a => a.Cost)!;
+        var tries = attempts.Count == 1
+            ? string.Empty
+            : $"lowest of {attempts.Count} attempts ({string.Join(" / ", attempts.Select(a => Figures.Format(a.Cost)))}); ";
+        var detail = string.IsNullOrEmpty(describe) ? $"{tries}{best}" : $"{describe}; {tries}{best}";
+        return Check(budgetName, best.Cost, detail);
+    }
+
     /// <summary>Records a figure that is reported for contrast but not gated (no budget, verdict <c>info</c>).</summary>
     public BudgetResult Observe(string name, double measured, string unit, string? detail = null)
     {

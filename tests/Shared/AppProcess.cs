@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Net;
 using System.Text.RegularExpressions;
 
 namespace PerfGate.Tests;
@@ -12,17 +13,33 @@ public sealed partial class AppProcess : IDisposable
 {
     private readonly Process _process;
 
-    private AppProcess(Process process, Uri baseAddress)
+    private AppProcess(Process process, Uri baseAddress, IPEndPoint? echoEndPoint)
     {
         _process = process;
         BaseAddress = baseAddress;
+        EndPoint = new IPEndPoint(IPAddress.Parse(baseAddress.Host), baseAddress.Port);
+        EchoEndPoint = echoEndPoint;
     }
 
     /// <summary>Where the server listens.</summary>
     public Uri BaseAddress { get; }
 
-    /// <summary>Starts the app's built assembly with <c>--urls http://127.0.0.1:0</c> and waits for its listening line.</summary>
-    public static async Task<AppProcess> StartAsync(TimeSpan startTimeout, CancellationToken cancellationToken)
+    /// <summary>The HTTP listening socket's address.</summary>
+    public IPEndPoint EndPoint { get; }
+
+    /// <summary>The echo service's address when it was started with <c>withEchoService</c>, else null.</summary>
+    public IPEndPoint? EchoEndPoint { get; }
+
+    /// <summary>The server's process id (for reading its CPU clock).</summary>
+    public int ProcessId => _process.Id;
+
+    /// <summary>
+    /// Starts the app's built assembly with <c>--urls http://127.0.0.1:0</c> and waits for its listening line (and
+    /// the echo service's, when <paramref name="withEchoService"/> starts it on 127.0.0.1 and a free port too).
+    /// <paramref name="environment"/> adds variables to the server's environment (runtime settings).
+    /// </summary>
+    public static async Task<AppProcess> StartAsync(TimeSpan startTimeout, CancellationToken cancellationToken,
+        bool withEchoService = false, IReadOnlyDictionary<string, string>? environment = null)
     {
         var start = new ProcessStartInfo(DotnetHost)
         {
@@ -30,18 +47,35 @@ public sealed partial class AppProcess : IDisposable
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        foreach (var arg in new[] { typeof(Program).Assembly.Location, "--urls", "http://127.0.0.1:0", "--Logging:LogLevel:Default=Warning", "--Logging:LogLevel:Microsoft.Hosting.Lifetime=Information" })
+        var args = new List<string> { typeof(Program).Assembly.Location, "--urls", "http://127.0.0.1:0", "--Logging:LogLevel:Default=Warning", "--Logging:LogLevel:Microsoft.Hosting.Lifetime=Information" };
+        if (withEchoService)
         {
-            start.ArgumentList.Add(arg);
+            args.AddRange(["--EchoServer:Enabled=true", "--EchoServer:Address=127.0.0.1", "--EchoServer:Port=0", "--Logging:LogLevel:SystemUnderTest.Sockets.Echo.EchoServer=Information"]);
+        }
+
+        args.ForEach(start.ArgumentList.Add);
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[name] = value;
         }
 
         var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start the system under test.");
         var listening = new TaskCompletionSource<Uri>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var echoListening = new TaskCompletionSource<IPEndPoint?>(TaskCreationOptions.RunContinuationsAsynchronously);
+        if (!withEchoService)
+        {
+            echoListening.SetResult(null);
+        }
+
         process.OutputDataReceived += (_, e) =>
         {
             if (e.Data is { } line && ListeningLine().Match(line) is { Success: true } match)
             {
                 listening.TrySetResult(new Uri(match.Groups[1].Value.TrimEnd('/') + "/"));
+            }
+            else if (e.Data is { } echoLine && EchoListeningLine().Match(echoLine) is { Success: true } echoMatch)
+            {
+                echoListening.TrySetResult(IPEndPoint.Parse(echoMatch.Groups[1].Value));
             }
         };
         process.ErrorDataReceived += (_, _) => { };
@@ -52,7 +86,8 @@ public sealed partial class AppProcess : IDisposable
         timeout.CancelAfter(startTimeout);
         try
         {
-            return new AppProcess(process, await listening.Task.WaitAsync(timeout.Token));
+            var baseAddress = await listening.Task.WaitAsync(timeout.Token);
+            return new AppProcess(process, baseAddress, await echoListening.Task.WaitAsync(timeout.Token));
         }
         catch (OperationCanceledException)
         {
@@ -84,4 +119,7 @@ public sealed partial class AppProcess : IDisposable
 
     [GeneratedRegex(@"Now listening on: (http://\S+)")]
     private static partial Regex ListeningLine();
+
+    [GeneratedRegex(@"Echo service listening on (\S+:\d+)")]
+    private static partial Regex EchoListeningLine();
 }
