@@ -9,16 +9,12 @@ namespace PerfGate.Tests.Correctness.HPack;
 internal static class HPackCorpus
 {
     /// <summary>The folders holding other implementations' encoder output.</summary>
-    public static readonly string[] EncoderFolders =
-    [
-        "go-hpack", "haskell-http2-linear-huffman", "nghttp2", "nghttp2-16384-4096", "nghttp2-change-table-size",
-        "node-http2-hpack", "python-hpack", "swift-nio-hpack-huffman", "swift-nio-hpack-plain-text",
-    ];
+    public static readonly string[] EncoderFolders = PerfGate.Tests.Workloads.HPackWorkloads.CorpusEncoderFolders;
 
     private static readonly Lazy<HPackStoryArchive> Archive = new(() => HPackStoryArchive.Read(ArchivePath));
 
     /// <summary>The archive's path in the test output (linked from the source tree by the project file).</summary>
-    public static string ArchivePath => Path.Combine(AppContext.BaseDirectory, "HPack", "TestVectors", "hpack-test-case.tar.gz");
+    public static string ArchivePath => PerfGate.Tests.Workloads.HPackWorkloads.CorpusArchivePath;
 
     /// <summary>The stories of <paramref name="folder"/>, by file name in order.</summary>
     public static SortedDictionary<string, HPackStory> Stories(string folder) => Archive.Value.Stories(folder);
