@@ -11,6 +11,7 @@ var solution = File("./PerfGate.slnx");
 var artifacts = Directory("./artifacts");
 var testResults = artifacts + Directory("test-results");
 var budgetResults = artifacts + Directory("budgets");
+var packages = artifacts + Directory("packages");
 var failedSuites = new List<string>();
 
 void RunSuite(string suite)
@@ -74,6 +75,80 @@ Task("Test")
     .IsDependentOn("Test.Load")
     .Does(() => FailIfAnySuiteFailed());
 
+Task("Pack")
+    .Description("Writes the PerfBudgets package and its symbols package to artifacts/packages.")
+    .Does(() =>
+{
+    CleanDirectory(packages);
+    DotNetPack("./src/PerfBudgets/PerfBudgets.csproj", new DotNetPackSettings { Configuration = "Release", OutputDirectory = packages });
+    var nupkg = GetFiles($"{packages}/PerfBudgets.*.nupkg").Where(f => !f.FullPath.EndsWith(".symbols.nupkg")).Single();
+    Information($"Package: {nupkg}");
+});
+
+Task("Test.Package")
+    .Description("Adopts the package in a throw-away project outside the repository: it must pass, and fail naming its budget with one extra allocation per operation.")
+    .IsDependentOn("Pack")
+    .Does(() =>
+{
+    var nupkg = GetFiles($"{packages}/PerfBudgets.*.nupkg").Where(f => !f.FullPath.EndsWith(".symbols.nupkg")).Single();
+    var version = nupkg.GetFilenameWithoutExtension().ToString().Substring("PerfBudgets.".Length);
+    var consumer = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "perfbudgets-consumer-" + Guid.NewGuid().ToString("N"));
+    var consumerPackages = consumer + "-packages";
+    System.IO.Directory.CreateDirectory(consumer);
+    try
+    {
+        CopyFiles(GetFiles("./build/package-consumer/*"), consumer);
+        // The package comes from the local folder; everything else from the feed. A private packages folder, so a
+        // package of the same version restored earlier can never stand in for the one just built.
+        System.IO.File.WriteAllText(System.IO.Path.Combine(consumer, "nuget.config"), $@"<?xml version=""1.0"" encoding=""utf-8""?>
+<configuration>
+  <config><add key=""globalPackagesFolder"" value=""{consumerPackages}"" /></config>
+  <packageSources>
+    <clear />
+    <add key=""local"" value=""{MakeAbsolute(packages)}"" />
+    <add key=""nuget.org"" value=""https://api.nuget.org/v3/index.json"" />
+  </packageSources>
+</configuration>");
+
+        int Run(string arguments, out string output)
+        {
+            var exit = StartProcess("dotnet", new ProcessSettings
+            {
+                Arguments = arguments,
+                WorkingDirectory = consumer,
+                RedirectStandardOutput = true,
+                EnvironmentVariables = new Dictionary<string, string> { ["PerfBudgetsVersion"] = version, ["PERF_PROFILE"] = "ci" },
+            }, out var lines);
+            output = string.Join(Environment.NewLine, lines);
+            return exit;
+        }
+
+        Information($"Consumer at {consumer}, PerfBudgets {version}: dotnet test");
+        if (Run("test", out var passing) != 0)
+        {
+            throw new Exception($"The consumer project failed against the package:{Environment.NewLine}{passing}");
+        }
+
+        Information("Consumer passes. With one extra allocation per operation: dotnet test -p:ExtraAllocation=true");
+        var brokenExit = Run("test -p:ExtraAllocation=true", out var broken);
+        var failureLine = broken.Split('\n').FirstOrDefault(l => l.Contains("Consumer.Greeting.Format.BytesPerOp:"));
+        if (brokenExit == 0 || failureLine == null)
+        {
+            throw new Exception($"The broken consumer did not fail naming Consumer.Greeting.Format.BytesPerOp (exit {brokenExit}):{Environment.NewLine}{broken}");
+        }
+
+        Information($"The broken consumer fails as it must: {failureLine.Trim()}");
+    }
+    finally
+    {
+        System.IO.Directory.Delete(consumer, recursive: true);
+        if (System.IO.Directory.Exists(consumerPackages))
+        {
+            System.IO.Directory.Delete(consumerPackages, recursive: true);
+        }
+    }
+});
+
 Task("Bench")
     .Description("BenchmarkDotNet, MemoryDiagnoser on; --bench-filter narrows it (default *). Not part of CI.")
     .Does(() =>
@@ -113,6 +188,7 @@ Task("Default")
     .IsDependentOn("Test.Cpu")
     .IsDependentOn("Test.Load")
     .IsDependentOn("Report")
+    .IsDependentOn("Test.Package")
     .Does(() => FailIfAnySuiteFailed());
 
 RunTarget(target);

@@ -1,0 +1,75 @@
+using System.Net;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http.Features;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+using PerfBudgets;
+using PerfBudgets.Load;
+using PerfBudgets.Measuring;
+using Xunit;
+
+[assembly: CollectionBehavior(DisableTestParallelization = true)]
+
+namespace PackageConsumer;
+
+public static class Greeting
+{
+    public static string Format(string name)
+    {
+#if EXTRA_ALLOCATION
+        Sink = new byte[256];
+#endif
+        return string.Create(name.Length + 8, name, static (span, n) =>
+        {
+            "Hello, ".CopyTo(span);
+            n.CopyTo(span[7..]);
+            span[^1] = '!';
+        });
+    }
+
+#if EXTRA_ALLOCATION
+    public static byte[]? Sink { get; private set; }
+#endif
+}
+
+public sealed class GreetingTests
+{
+    [Fact]
+    public void Greeting_Format_allocates_only_its_string()
+    {
+        var measured = AllocationMeter.PerOperation(() => Greeting.Format("Ada"), operations: 10_000);
+
+        Assert.Equal("Hello, Ada!", Greeting.Format("Ada"));
+        BudgetGate.Default.Check("Consumer.Greeting.Format.BytesPerOp", measured.BytesPerOperation, measured.ToString());
+    }
+
+    [Fact]
+    public async Task Greeting_endpoint_under_load()
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Logging.ClearProviders();
+        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
+        await using var app = builder.Build();
+        app.MapGet("/greeting", () => Greeting.Format("Ada"));
+        await app.StartAsync(TestContext.Current.CancellationToken);
+        var address = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single();
+
+        using var client = new HttpClient { BaseAddress = new Uri(address) };
+        var gate = BudgetGate.Default;
+        var result = await LoadRunner.RunAsync(new LoadScenario(
+            "greeting",
+            Copies: 4,
+            WarmUp: TimeSpan.FromSeconds(1),
+            Duration: TimeSpan.FromSeconds(gate.Book.Parameter("Consumer.Load.DurationSeconds")),
+            Step: async (_, ct) => await client.GetStringAsync("/greeting", ct) == "Hello, Ada!"), TestContext.Current.CancellationToken);
+
+        Assert.True(result.Completed > 0, result.ToString());
+        gate.CheckAll(
+            ("Consumer.Greeting.Endpoint.P99Ms", result.P99Ms, result.ToString()),
+            ("Consumer.Greeting.Endpoint.FailedRequests", result.Failed, null));
+        await app.StopAsync(TestContext.Current.CancellationToken);
+    }
+}
