@@ -55,8 +55,12 @@ internal static class JsonScalingCommand
                     ? () => Check(strategy.RoundTrip(single, strategies.Json.Employee).Id == single.Id)
                     : () => Check(strategy.RoundTrip(list, strategies.Json.List).Count == list.Count);
 
-                // Warm-up outside the measured cells: JIT and tiering, and the pool filled for the widest run.
+                // Warm-up outside the measured cells: the pool filled for the widest run, then rounds on one thread
+                // until tiered compilation has settled (as BenchmarkDotNet's pilot and warm-up stages do), so the
+                // first cell measures steady code, not tier-0 code.
                 Measure(roundTrip, ThreadCounts[^1], Math.Max(ThreadCounts[^1], count / 20));
+                var warmUp = WarmUntilSteady(roundTrip, Math.Max(1_000, count / 50));
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"<!-- {strategy.Name} {shape}: steady after {warmUp.Rounds} warm-up rounds, {warmUp.Elapsed.TotalSeconds:0.0} s, last {warmUp.LastOperationsPerSecond:N0} ops/s on 1 thread{(warmUp.Steady ? string.Empty : " (not steady: gave up)")} -->"));
                 foreach (var threads in ThreadCounts)
                 {
                     var row = new JsonScalingRow(strategy.Name, shape, threads, count, Measure(roundTrip, threads, count));
@@ -83,6 +87,28 @@ internal static class JsonScalingCommand
         }
 
         return Task.FromResult(0);
+    }
+
+    /// <summary>
+    /// Runs rounds of <paramref name="roundSize"/> round trips on one thread until the JIT compiled nothing during the
+    /// round and the last three rounds' rates lie within 5% of each other (at least 1 s, at most 30 s).
+    /// </summary>
+    private static (int Rounds, TimeSpan Elapsed, double LastOperationsPerSecond, bool Steady) WarmUntilSteady(Action roundTrip, int roundSize)
+    {
+        var started = Stopwatch.StartNew();
+        var rates = new List<double>();
+        while (true)
+        {
+            var jitBefore = System.Runtime.JitInfo.GetCompiledMethodCount();
+            rates.Add(roundSize / Measure(roundTrip, 1, roundSize).TotalSeconds);
+            var quiet = System.Runtime.JitInfo.GetCompiledMethodCount() == jitBefore;
+            var lastThree = rates.TakeLast(3).ToList();
+            var steady = quiet && lastThree.Count == 3 && lastThree.Min() >= lastThree.Max() * 0.95;
+            if ((steady && started.Elapsed >= TimeSpan.FromSeconds(1)) || started.Elapsed >= TimeSpan.FromSeconds(30))
+            {
+                return (rates.Count, started.Elapsed, rates[^1], steady);
+            }
+        }
     }
 
     /// <summary>Runs <paramref name="count"/> round trips split over <paramref name="threads"/> dedicated threads, released together.</summary>
