@@ -17,9 +17,9 @@ public static class AllocationMeter
     public static AllocationMeasurement PerOperation(Action operation, int operations, int warmupOperations = 1_000)
     {
         ArgumentNullException.ThrowIfNull(operation);
-        BuildOptimization.EnsureOptimized();
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
         ArgumentOutOfRangeException.ThrowIfNegative(warmupOperations);
+        BuildOptimization.EnsureOptimized();
 
         Repeat(operation, warmupOperations);
         PrepareForMeasurement();
@@ -41,9 +41,9 @@ public static class AllocationMeter
     public static async Task<AllocationMeasurement> PerOperationProcessWideAsync(Func<ValueTask> operation, int operations, int warmupOperations = 1_000)
     {
         ArgumentNullException.ThrowIfNull(operation);
-        BuildOptimization.EnsureOptimized();
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
         ArgumentOutOfRangeException.ThrowIfNegative(warmupOperations);
+        BuildOptimization.EnsureOptimized();
 
         for (var i = 0; i < warmupOperations; i++)
         {
@@ -72,9 +72,9 @@ public static class AllocationMeter
     public static CallerExcludedMeasurement PerOperationExcludingCaller(Action operation, int operations, int batches)
     {
         ArgumentNullException.ThrowIfNull(operation);
-        BuildOptimization.EnsureOptimized();
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(batches);
+        BuildOptimization.EnsureOptimized();
 
         var perBatch = new double[batches];
         long callerBytes = 0;

@@ -42,7 +42,7 @@ public sealed class BuildOptimizationTests : IDisposable
         BuildOptimization.IsOptimized(typeof(BuildOptimizationTests).Assembly).Should().Be(ThisBuildIsOptimized);
         BuildOptimization.IsOptimized(typeof(object).Assembly).Should().BeTrue("the runtime is always an optimized build");
         BuildOptimization.FindNonOptimized([typeof(object).Assembly, typeof(BuildOptimizationTests).Assembly])
-            .Should().Equal(ThisBuildIsOptimized ? [] : ["PerfGate.Tests.Correctness"]);
+            .Should().Equal(ThisBuildIsOptimized ? [] : ["Correctness"]);
     }
 
     [Fact]
@@ -61,7 +61,7 @@ public sealed class BuildOptimizationTests : IDisposable
             act.Should().Throw<NonOptimizedBuildException>().Which.Message.Should()
                 .StartWith("budgets are measured on optimized (Release) builds; this one is Debug (JIT optimizer disabled in ")
                 .And.EndWith(": run dotnet test -c Release")
-                .And.Contain("PerfGate.Tests.Correctness")
+                .And.Contain("Correctness")
                 .And.NotContain(Environment.NewLine);
             gate.Invoking(g => g.CheckAll(("Some.WireBytes", 6, null), ("Some.BytesPerOp", 10, null))).Should().Throw<NonOptimizedBuildException>();
             System.IO.File.Exists(gate.Store.ResultsPath).Should().BeFalse("nothing is recorded from a refused build");
