@@ -141,6 +141,12 @@ public sealed class BudgetGate
         return result;
     }
 
+    /// <summary>
+    /// Records a load scenario's statistics (rates, percentiles, per-second buckets, status codes, bytes, errors) in
+    /// <c>results.json</c> for reports. Its budgets are checked separately, with <see cref="CheckAll"/>.
+    /// </summary>
+    public void RecordLoad(Load.LoadResult result) => Store.RecordLoad(LoadReport.From(result));
+
     /// <summary>The one-line failure text: name, measured, comparison, limit, overshoot, and the detail if any.</summary>
     public static string FailureLine(Budget budget, double measured, string? detail = null)
     {

@@ -1,142 +1,210 @@
 using System.Diagnostics;
-using HdrHistogram;
 using PerfBudgets.Measuring;
 
 namespace PerfBudgets.Load;
 
-/// <summary>Runs a closed-model <see cref="LoadScenario"/> in this process and measures rate, latency and failures.</summary>
+/// <summary>
+/// Runs a <see cref="LoadScenario"/> in this process: its phases in order, closed-model phases as copies running back
+/// to back, open-model phases as requests started on a schedule. Returns what the measured phases saw.
+/// </summary>
 public static class LoadRunner
 {
-    // Latencies are recorded in microseconds, up to ten minutes, with three significant digits.
-    private const long HighestTrackableMicroseconds = 10L * 60 * 1_000_000;
-
-    /// <summary>Runs the scenario and returns what its measured window saw.</summary>
+    /// <summary>Runs the scenario and returns what its measured phases saw.</summary>
     public static async Task<LoadResult> RunAsync(LoadScenario scenario, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         scenario.Validate();
         BuildOptimization.EnsureOptimized();
 
+        var run = new Run(scenario, cancellationToken);
         var start = Stopwatch.GetTimestamp();
-        var window = new Window(
-            start + ToTicks(scenario.WarmUp),
-            start + ToTicks(scenario.WarmUp + scenario.Duration));
-        var copies = new CopyOutcome[scenario.Copies];
-        var tasks = new Task[scenario.Copies];
-        using var drain = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        drain.CancelAfter(scenario.WarmUp + scenario.Duration + scenario.Drain);
-        for (var i = 0; i < scenario.Copies; i++)
+        var total = scenario.Simulations.Aggregate(TimeSpan.Zero, (sum, s) => sum + s.Duration);
+        var phaseIndex = 0;
+        using var progress = scenario.Progress is null
+            ? null
+            : new Timer(_ => scenario.Progress(run.Progress(Stopwatch.GetElapsedTime(start), total, scenario.Simulations[Volatile.Read(ref phaseIndex)])), null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
+
+        double measuredSeconds = 0;
+        var phaseStart = start;
+        for (var i = 0; i < scenario.Simulations.Count && !run.StepToken.IsCancellationRequested; i++)
         {
-            var index = i;
-            copies[index] = new CopyOutcome();
-            // Each copy starts on the thread pool so a step that blocks cannot hold back the others' start.
-            tasks[index] = Task.Run(() => RunCopyAsync(scenario, index, window, copies[index], drain.Token, cancellationToken), cancellationToken);
+            Volatile.Write(ref phaseIndex, i);
+            var phase = scenario.Simulations[i];
+
+            // A phase that begins late (a closed phase waits for its copies' last requests) starts its clock then.
+            phaseStart = Math.Max(phaseStart, Stopwatch.GetTimestamp());
+            if (!phase.IsWarmUp)
+            {
+                run.Recorder.MeasuredStart = Math.Min(run.Recorder.MeasuredStart, phaseStart);
+                measuredSeconds += phase.Duration.TotalSeconds;
+            }
+
+            var phaseEnd = phaseStart + ToTicks(phase.Duration);
+            if (phase.Model == LoadModel.Closed)
+            {
+                await run.RunClosedPhaseAsync(phase, phaseStart, phaseEnd);
+            }
+            else
+            {
+                // The schedule runs on a thread of its own: a thread-pool thread could be starved by the very load it
+                // generates, and the schedule would then slip without anyone seeing it.
+                await Task.Factory.StartNew(() => run.RunOpenPhase(phase, phaseStart), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+            }
+
+            phaseStart = phaseEnd;
         }
 
-        await Task.WhenAll(tasks);
-
-        var latency = new LongHistogram(HighestTrackableMicroseconds, 3);
-        long completed = 0, failed = 0, abandoned = 0;
-        var errors = new List<string>();
-        foreach (var copy in copies)
-        {
-            latency.Add(copy.Latency);
-            completed += copy.Completed;
-            failed += copy.Failed;
-            abandoned += copy.Abandoned;
-            foreach (var error in copy.Errors)
-            {
-                if (errors.Count < 5 && !errors.Contains(error))
-                {
-                    errors.Add(error);
-                }
-            }
-        }
-
-        return new LoadResult(
-            scenario.Name,
-            scenario.Copies,
-            scenario.Duration.TotalSeconds,
-            completed,
-            failed,
-            latency.TotalCount == 0 ? 0 : latency.GetValueAtPercentile(50) / 1000.0,
-            latency.TotalCount == 0 ? 0 : latency.GetValueAtPercentile(99) / 1000.0,
-            latency.TotalCount == 0 ? 0 : latency.GetMaxValue() / 1000.0,
-            abandoned,
-            errors);
-    }
-
-    private static async Task RunCopyAsync(LoadScenario scenario, int index, Window window, CopyOutcome outcome, CancellationToken stepToken, CancellationToken cancellationToken)
-    {
-        while (!stepToken.IsCancellationRequested)
-        {
-            var started = Stopwatch.GetTimestamp();
-            if (started >= window.End)
-            {
-                return;
-            }
-
-            bool ok;
-            string? error = null;
-            try
-            {
-                ok = await scenario.Step(index, stepToken);
-                if (!ok)
-                {
-                    error = "step reported failure";
-                }
-            }
-            catch (Exception e) when (!stepToken.IsCancellationRequested)
-            {
-                ok = false;
-                error = $"{e.GetType().Name}: {e.Message}";
-            }
-            catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
-            {
-                // The drain after the measured window ran out: the request is cut off, neither a success nor a failure.
-                outcome.Abandoned++;
-                return;
-            }
-
-            var finished = Stopwatch.GetTimestamp();
-            if (!ok)
-            {
-                outcome.Failed++;
-                if (outcome.Errors.Count < 5 && error is not null)
-                {
-                    outcome.Errors.Add(error);
-                }
-
-                continue;
-            }
-
-            if (finished >= window.Start && finished <= window.End)
-            {
-                outcome.Completed++;
-            }
-
-            if (started >= window.Start)
-            {
-                var micros = Math.Clamp(Stopwatch.GetElapsedTime(started, finished).Ticks / 10, 1, HighestTrackableMicroseconds);
-                outcome.Latency.RecordValue(micros);
-            }
-        }
+        await run.DrainAsync(scenario.Drain);
+        cancellationToken.ThrowIfCancellationRequested();
+        return run.Recorder.ToResult(scenario, measuredSeconds);
     }
 
     private static long ToTicks(TimeSpan span) => (long)(span.TotalSeconds * Stopwatch.Frequency);
 
-    private readonly record struct Window(long Start, long End);
-
-    private sealed class CopyOutcome
+    private sealed class Run(LoadScenario scenario, CancellationToken cancellationToken)
     {
-        public LongHistogram Latency { get; } = new(HighestTrackableMicroseconds, 3);
+        private readonly CancellationTokenSource _steps = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        private long _requestNumber = -1;
+        private long _lastFinished;
+        private long _lastProgress = Stopwatch.GetTimestamp();
 
-        public long Completed { get; set; }
+        public LoadRecorder Recorder { get; } = new();
 
-        public long Failed { get; set; }
+        public CancellationToken StepToken => _steps.Token;
 
-        public long Abandoned { get; set; }
+        public async Task RunClosedPhaseAsync(LoadSimulation phase, long phaseStart, long phaseEnd)
+        {
+            var copies = (int)Math.Max(phase.From, phase.To);
+            var tasks = new Task[copies];
+            for (var copy = 0; copy < copies; copy++)
+            {
+                var index = copy;
+                // Each copy starts on the thread pool so a step that blocks cannot hold back the others' start.
+                tasks[copy] = Task.Run(() => RunCopyAsync(phase, index, phaseStart, phaseEnd), CancellationToken.None);
+            }
 
-        public List<string> Errors { get; } = [];
+            // Copies finish the request they are in when the phase ends; one that hangs past the drain is cut off.
+            var all = Task.WhenAll(tasks);
+            var remaining = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), phaseEnd) + scenario.Drain;
+            if (await Task.WhenAny(all, Task.Delay(remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero, CancellationToken.None)) != all)
+            {
+                await _steps.CancelAsync();
+            }
+
+            await all;
+        }
+
+        public void RunOpenPhase(LoadSimulation phase, long phaseStart)
+        {
+            var measured = !phase.IsWarmUp;
+            for (long k = 0; !_steps.IsCancellationRequested; k++)
+            {
+                if (phase.IntendedOffset(k) is not { } offset)
+                {
+                    return;
+                }
+
+                var due = phaseStart + ToTicks(offset);
+                // Sleep in 1 ms steps rather than spin: a spinning scheduler would take a core from the server on a
+                // small machine. Requests due during a sleep start together when it ends; each one's latency still
+                // counts from its own due time, and the lag is reported (ScheduleLagP99Ms).
+                while (Stopwatch.GetTimestamp() < due && !_steps.IsCancellationRequested)
+                {
+                    Thread.Sleep(1);
+                }
+
+                Recorder.Due(measured);
+                if (Recorder.InFlight >= scenario.MaxInFlight)
+                {
+                    Recorder.NotStarted(measured);
+                    continue;
+                }
+
+                Recorder.Started();
+                var context = new LoadStepContext(-1, Interlocked.Increment(ref _requestNumber));
+                ThreadPool.UnsafeQueueUserWorkItem(static state => _ = state.Run.ExecuteAsync(state.Context, state.Due, state.Measured), (Run: this, Context: context, Due: due, Measured: measured), preferLocal: false);
+            }
+        }
+
+        public async Task DrainAsync(TimeSpan drain)
+        {
+            var deadline = Stopwatch.GetTimestamp() + ToTicks(drain);
+            while (Recorder.InFlight > 0 && Stopwatch.GetTimestamp() < deadline)
+            {
+                await Task.Delay(10, CancellationToken.None);
+            }
+
+            if (Recorder.InFlight > 0)
+            {
+                await _steps.CancelAsync();
+                // Cancelled steps end quickly; a step that ignores its token is given a last few seconds, then left.
+                var last = Stopwatch.GetTimestamp() + ToTicks(TimeSpan.FromSeconds(5));
+                while (Recorder.InFlight > 0 && Stopwatch.GetTimestamp() < last)
+                {
+                    await Task.Delay(10, CancellationToken.None);
+                }
+            }
+
+            _steps.Dispose();
+        }
+
+        public LoadProgress Progress(TimeSpan elapsed, TimeSpan total, LoadSimulation phase)
+        {
+            var now = Stopwatch.GetTimestamp();
+            var finished = Recorder.Finished;
+            var seconds = Stopwatch.GetElapsedTime(Interlocked.Exchange(ref _lastProgress, now), now).TotalSeconds;
+            var rate = seconds <= 0 ? 0 : (finished - Interlocked.Exchange(ref _lastFinished, finished)) / seconds;
+            return new LoadProgress(scenario.Name, elapsed, total, phase, finished, rate, Recorder.Failed, Recorder.NotSent, Recorder.InFlight);
+        }
+
+        private async Task RunCopyAsync(LoadSimulation phase, int copy, long phaseStart, long phaseEnd)
+        {
+            var measured = !phase.IsWarmUp;
+            while (!_steps.IsCancellationRequested)
+            {
+                var now = Stopwatch.GetTimestamp();
+                if (now >= phaseEnd)
+                {
+                    return;
+                }
+
+                // A ramp runs copy i only while the ramp's current value is above i; the others wait their turn.
+                if (copy >= phase.ValueAt(Stopwatch.GetElapsedTime(phaseStart, now)))
+                {
+                    await Task.Delay(10, CancellationToken.None);
+                    continue;
+                }
+
+                Recorder.Started();
+                if (!await ExecuteAsync(new LoadStepContext(copy, Interlocked.Increment(ref _requestNumber)), now, measured))
+                {
+                    return;
+                }
+            }
+        }
+
+        /// <summary>Runs one step; false when it was cut off by the end of the drain.</summary>
+        private async Task<bool> ExecuteAsync(LoadStepContext context, long intendedStart, bool measured)
+        {
+            var actualStart = Stopwatch.GetTimestamp();
+            LoadStepOutcome outcome;
+            try
+            {
+                outcome = await scenario.Step(context, _steps.Token);
+            }
+            catch (OperationCanceledException) when (_steps.IsCancellationRequested)
+            {
+                // Cut off by the drain (or by the caller): neither a success nor a failure.
+                Recorder.Abandon();
+                return false;
+            }
+            catch (Exception e)
+            {
+                outcome = LoadStepOutcome.Failure($"{e.GetType().Name}: {e.Message}");
+            }
+
+            Recorder.Ended(measured, intendedStart, actualStart, Stopwatch.GetTimestamp(), outcome);
+            return true;
+        }
     }
 }

@@ -63,34 +63,63 @@ public sealed class ResultStore
         {
             _thisProcess.Add(result);
             InstallExitHook();
-            System.IO.Directory.CreateDirectory(Directory);
-            using var fileLock = AcquireLock();
-            var all = ReadAll(ResultsPath);
-            all.RemoveAll(r => r.Budget == result.Budget);
-            all.Add(result);
-            all.Sort((a, b) => string.CompareOrdinal(a.Budget, b.Budget));
-            WriteAtomically(ResultsPath, JsonSerializer.Serialize(new ResultsFile(all), JsonOptions));
-            WriteAtomically(SummaryPath, SummaryTable.Render(all));
+            Update(file =>
+            {
+                var all = file.Results.Where(r => r.Budget != result.Budget).Append(result).ToList();
+                all.Sort((a, b) => string.CompareOrdinal(a.Budget, b.Budget));
+                return file with { Results = all };
+            });
         }
     }
 
+    /// <summary>Records one load scenario's statistics in the <c>loads</c> array of <c>results.json</c>, replacing an older run of it.</summary>
+    public void RecordLoad(LoadReport load)
+    {
+        ArgumentNullException.ThrowIfNull(load);
+        lock (_gate)
+        {
+            Update(file =>
+            {
+                var all = (file.Loads ?? []).Where(l => l.Scenario != load.Scenario).Append(load).ToList();
+                all.Sort((a, b) => string.CompareOrdinal(a.Scenario, b.Scenario));
+                return file with { Loads = all };
+            });
+        }
+    }
+
+    /// <summary>Reads the load scenarios of a results file written by this class; an absent file reads as empty.</summary>
+    public static List<LoadReport> ReadLoads(string resultsPath) => ReadFile(resultsPath).Loads?.ToList() ?? [];
+
     /// <summary>Reads a results file written by this class; an absent file reads as empty.</summary>
-    public static List<BudgetResult> ReadAll(string resultsPath)
+    public static List<BudgetResult> ReadAll(string resultsPath) => ReadFile(resultsPath).Results.ToList();
+
+    private static ResultsFile ReadFile(string resultsPath)
     {
         if (!File.Exists(resultsPath))
         {
-            return [];
+            return ResultsFile.Empty;
         }
 
         try
         {
-            return JsonSerializer.Deserialize<ResultsFile>(File.ReadAllText(resultsPath), JsonOptions)?.Results.ToList() ?? [];
+            var file = JsonSerializer.Deserialize<ResultsFile>(File.ReadAllText(resultsPath), JsonOptions);
+            return file is null ? ResultsFile.Empty : file with { Results = file.Results ?? [] };
         }
         catch (JsonException)
         {
             // A results file from an older layout is replaced rather than merged; the measurements it held are stale.
-            return [];
+            return ResultsFile.Empty;
         }
+    }
+
+    // Under the lock file: read, change, write both files, so the test processes never lose each other's rows.
+    private void Update(Func<ResultsFile, ResultsFile> change)
+    {
+        System.IO.Directory.CreateDirectory(Directory);
+        using var fileLock = AcquireLock();
+        var file = change(ReadFile(ResultsPath));
+        WriteAtomically(ResultsPath, JsonSerializer.Serialize(file, JsonOptions));
+        WriteAtomically(SummaryPath, SummaryTable.Render(file.Results));
     }
 
     private FileStream AcquireLock()
@@ -141,5 +170,8 @@ public sealed class ResultStore
         }
     }
 
-    private sealed record ResultsFile(IReadOnlyList<BudgetResult> Results);
+    private sealed record ResultsFile(IReadOnlyList<BudgetResult> Results, IReadOnlyList<LoadReport>? Loads = null)
+    {
+        public static ResultsFile Empty { get; } = new([], null);
+    }
 }

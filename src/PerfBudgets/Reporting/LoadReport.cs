@@ -1,0 +1,85 @@
+using PerfBudgets.Load;
+
+namespace PerfBudgets.Reporting;
+
+/// <summary>One load scenario's statistics as written to the <c>loads</c> array of <c>results.json</c>, for reports.</summary>
+/// <param name="Scenario">The scenario's name.</param>
+/// <param name="Model"><c>closed</c>, <c>open</c> or <c>mixed</c>.</param>
+/// <param name="Phases">The phases as run.</param>
+/// <param name="TargetRate">Open model: scheduled requests per second; null for closed.</param>
+/// <param name="AchievedRate">Successful requests per second over the measured phases.</param>
+/// <param name="MeasuredSeconds">Length of the measured phases.</param>
+/// <param name="Requests">Measured requests that ended (successes and failures).</param>
+/// <param name="Ok">Successful measured requests.</param>
+/// <param name="Failed">Failed requests, warm-up included.</param>
+/// <param name="NotSent">Open model: measured requests not started because the in-flight bound was reached.</param>
+/// <param name="Abandoned">Requests cut off at the end of the drain.</param>
+/// <param name="LatencyMs">Latency percentiles from the intended start: p50, p75, p90, p95, p99, max.</param>
+/// <param name="ScheduleLagP99Ms">Open model: p99 of how late the generator started requests.</param>
+/// <param name="PeakInFlight">The most requests in flight at once.</param>
+/// <param name="RpsPerSecond">Successful requests in each 1-second bucket of the measured window.</param>
+/// <param name="StatusCodes">Measured requests by status code.</param>
+/// <param name="BytesSent">Payload bytes sent.</param>
+/// <param name="BytesReceived">Payload bytes received.</param>
+/// <param name="Errors">Failures per distinct error text.</param>
+/// <param name="TimestampUtc">When the scenario ended.</param>
+/// <param name="Machine">Where it ran.</param>
+public sealed record LoadReport(
+    string Scenario,
+    string Model,
+    string Phases,
+    double? TargetRate,
+    double AchievedRate,
+    double MeasuredSeconds,
+    long Requests,
+    long Ok,
+    long Failed,
+    long NotSent,
+    long Abandoned,
+    IReadOnlyDictionary<string, double> LatencyMs,
+    double ScheduleLagP99Ms,
+    int PeakInFlight,
+    IReadOnlyList<double> RpsPerSecond,
+    IReadOnlyDictionary<string, long> StatusCodes,
+    long BytesSent,
+    long BytesReceived,
+    IReadOnlyDictionary<string, long> Errors,
+    DateTimeOffset TimestampUtc,
+    MachineInfo Machine)
+{
+    /// <summary>The report of <paramref name="result"/>, stamped now.</summary>
+    public static LoadReport From(LoadResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        return new LoadReport(
+            result.Scenario,
+            result.Model,
+            result.Phases,
+            result.TargetRate,
+            result.RequestsPerSecond,
+            result.MeasuredSeconds,
+            result.StatusCodes.Values.Sum(),
+            result.Completed,
+            result.Failed,
+            result.NotSent,
+            result.Abandoned,
+            new Dictionary<string, double>
+            {
+                ["p50"] = result.P50Ms,
+                ["p75"] = result.P75Ms,
+                ["p90"] = result.P90Ms,
+                ["p95"] = result.P95Ms,
+                ["p99"] = result.P99Ms,
+                ["max"] = result.MaxMs,
+            },
+            result.ScheduleLagP99Ms,
+            result.PeakInFlight,
+            result.RequestsPerSecondBuckets,
+            result.StatusCodes.ToDictionary(s => s.Key.ToString(System.Globalization.CultureInfo.InvariantCulture), s => s.Value),
+            result.BytesSent,
+            result.BytesReceived,
+            result.Errors,
+            DateTimeOffset.UtcNow,
+            MachineInfo.Current);
+    }
+}
