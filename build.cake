@@ -14,6 +14,71 @@ var budgetResults = artifacts + Directory("budgets");
 var packages = artifacts + Directory("packages");
 var failedSuites = new List<string>();
 
+var crossCheckCopies = Argument("crosscheck-copies", 16);
+var crossCheckSeconds = Argument("crosscheck-seconds", 10);
+
+string FindOnPath(string name) =>
+    (EnvironmentVariable("PATH") ?? string.Empty).Split(System.IO.Path.PathSeparator)
+        .Select(dir => System.IO.Path.Combine(dir, name))
+        .FirstOrDefault(System.IO.File.Exists);
+
+int FreeLoopbackPort()
+{
+    var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+    listener.Start();
+    var port = ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+    listener.Stop();
+    return port;
+}
+
+void WaitUntilAnswering(string url, TimeSpan timeout)
+{
+    using var client = new System.Net.Http.HttpClient();
+    var deadline = DateTime.UtcNow + timeout;
+    while (true)
+    {
+        try
+        {
+            if (client.GetAsync(url).GetAwaiter().GetResult().IsSuccessStatusCode) return;
+        }
+        catch (System.Net.Http.HttpRequestException) when (DateTime.UtcNow < deadline)
+        {
+        }
+
+        if (DateTime.UtcNow >= deadline) throw new Exception($"{url} did not answer within {timeout.TotalSeconds} s.");
+        System.Threading.Thread.Sleep(200);
+    }
+}
+
+// Runs a command under bash's `time`, echoes its output, and returns it with the CPU seconds (user + sys) it used.
+(List<string> Output, double CpuSeconds) RunTimed(string command, string arguments)
+{
+    var exit = StartProcess("bash", new ProcessSettings
+    {
+        Arguments = new ProcessArgumentBuilder().Append("-c").AppendQuoted($"TIMEFORMAT='cpu-seconds %U %S'; time {command} {arguments}"),
+        RedirectStandardOutput = true,
+        RedirectStandardError = true,
+    }, out var stdout, out var stderr);
+    var output = stdout.Concat(stderr).ToList();
+    output.Where(l => !l.StartsWith("cpu-seconds ")).ToList().ForEach(l => Information(l));
+    if (exit != 0)
+    {
+        throw new Exception($"{command} {arguments} exited with {exit}.");
+    }
+
+    var cpu = output.Single(l => l.StartsWith("cpu-seconds ")).Split(' ');
+    return (output, double.Parse(cpu[1], System.Globalization.CultureInfo.InvariantCulture) + double.Parse(cpu[2], System.Globalization.CultureInfo.InvariantCulture));
+}
+
+// wrk prints its latency distribution as "     99%    4.56ms" (us, ms or s).
+double WrkLatencyMs(IEnumerable<string> output, string percentile)
+{
+    var text = output.Select(l => l.Trim()).First(l => l.StartsWith(percentile + " ")).Substring(percentile.Length).Trim();
+    var unit = text.EndsWith("us") ? 0.001 : text.EndsWith("ms") ? 1 : 1000;
+    var number = text.TrimEnd('u', 'm', 's');
+    return double.Parse(number, System.Globalization.CultureInfo.InvariantCulture) * unit;
+}
+
 void RunSuite(string suite)
 {
     var settings = new DotNetTestSettings
@@ -163,6 +228,75 @@ Task("Bench.Json")
 {
     DotNetRun("./bench/Bench.csproj", new ProcessArgumentBuilder().Append("json-scaling"),
         new DotNetRunSettings { Configuration = "Release" });
+});
+
+Task("Load.CrossCheck")
+    .Description("Runs GET /api/employees?count=9 at the same concurrency with our load runner and with wrk, one after the other, and prints both. Needs wrk (apt-get install wrk). Not part of Default or CI.")
+    .IsDependentOn("Build")
+    .Does(() =>
+{
+    var wrk = FindOnPath("wrk");
+    if (wrk == null)
+    {
+        throw new Exception("Load.CrossCheck needs wrk, the independent load generator, and it is not on PATH. Install it: `sudo apt-get install wrk` (Debian/Ubuntu), `brew install wrk` (macOS); then run `dotnet cake --target=Load.CrossCheck` again.");
+    }
+
+    var copies = crossCheckCopies;
+    var seconds = crossCheckSeconds;
+    var port = FreeLoopbackPort();
+    var url = $"http://127.0.0.1:{port}/api/employees?count=9";
+    var app = MakeAbsolute(File($"./src/SystemUnderTest/bin/{configuration}/net10.0/SystemUnderTest.dll")).FullPath;
+    var loadRun = MakeAbsolute(File($"./tools/LoadRun/bin/{configuration}/net10.0/LoadRun.dll")).FullPath;
+
+    // The server runs in its own process on loopback, shared by both generators in turn; on a small machine each
+    // generator takes cores from the server, which is part of what the comparison shows.
+    var server = new System.Diagnostics.Process { StartInfo = new System.Diagnostics.ProcessStartInfo("dotnet") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true } };
+    foreach (var a in new[] { app, "--urls", $"http://127.0.0.1:{port}", "--Logging:LogLevel:Default=Warning" }) server.StartInfo.ArgumentList.Add(a);
+    server.Start();
+    server.BeginOutputReadLine();
+    server.BeginErrorReadLine();
+    try
+    {
+        WaitUntilAnswering(url, TimeSpan.FromSeconds(30));
+        var serverCpu0 = server.TotalProcessorTime;
+        Information($"Our runner: {copies} copies (closed model), 3 s warm-up + {seconds} s, {url}");
+        var ours = RunTimed("dotnet", $"\"{loadRun}\" --url {url} --copies {copies} --warmup 3 --duration {seconds}");
+        var serverCpu1 = server.TotalProcessorTime;
+        Information($"wrk: 2 threads, {copies} connections, 3 s warm-up + {seconds} s, --latency");
+        RunTimed(wrk, $"-t2 -c{copies} -d3s {url}");
+        var serverCpu2 = server.TotalProcessorTime;
+        var theirs = RunTimed(wrk, $"-t2 -c{copies} -d{seconds}s --latency {url}");
+        var serverCpu3 = server.TotalProcessorTime;
+
+        var oursLine = ours.Output.Single(l => l.StartsWith("loadrun rps="));
+        var oursValues = oursLine.Substring("loadrun ".Length).Split(' ').Select(kv => kv.Split('=')).ToDictionary(kv => kv[0], kv => double.Parse(kv[1], System.Globalization.CultureInfo.InvariantCulture));
+        var wrkRps = double.Parse(theirs.Output.Single(l => l.StartsWith("Requests/sec:")).Split(':')[1].Trim(), System.Globalization.CultureInfo.InvariantCulture);
+        var wrkP50 = WrkLatencyMs(theirs.Output, "50%");
+        var wrkP99 = WrkLatencyMs(theirs.Output, "99%");
+        var wrkErrors = theirs.Output.Where(l => l.Contains("Non-2xx") || l.Contains("Socket errors")).ToList();
+
+        // Generator CPU per request: each generator's own CPU seconds (from bash's `time`) ÷ the requests it completed.
+        var oursRequests = oursValues["rps"] * (3 + seconds);
+        var wrkRequests = wrkRps * seconds;
+        var table = new System.Text.StringBuilder();
+        table.AppendLine($"| GET /api/employees?count=9, {copies} connections, {seconds} s, {Environment.ProcessorCount} cores | PerfBudgets LoadRunner | wrk |");
+        table.AppendLine("|---|---:|---:|");
+        table.AppendLine($"| requests/s | {oursValues["rps"]:N0} | {wrkRps:N0} |");
+        table.AppendLine($"| p50 latency, ms | {oursValues["p50"]:0.###} | {wrkP50:0.###} |");
+        table.AppendLine($"| p99 latency, ms | {oursValues["p99"]:0.###} | {wrkP99:0.###} |");
+        table.AppendLine($"| generator CPU per request, µs | {ours.CpuSeconds / oursRequests * 1e6:0} | {theirs.CpuSeconds / wrkRequests * 1e6:0} |");
+        table.AppendLine($"| server CPU per request, µs | {(serverCpu1 - serverCpu0).TotalSeconds / oursRequests * 1e6:0} | {(serverCpu3 - serverCpu2).TotalSeconds / wrkRequests * 1e6:0} |");
+        table.AppendLine($"| failed | {oursValues["failed"]:0} | {(wrkErrors.Count == 0 ? "0" : string.Join("; ", wrkErrors.Select(e => e.Trim())))} |");
+        Information(Environment.NewLine + table);
+        System.IO.Directory.CreateDirectory(budgetResults);
+        System.IO.File.WriteAllText(budgetResults + File("load-crosscheck.md"), table.ToString());
+        Information($"Written to {budgetResults}/load-crosscheck.md");
+    }
+    finally
+    {
+        server.Kill(entireProcessTree: true);
+        server.WaitForExit();
+    }
 });
 
 Task("Report")

@@ -36,8 +36,18 @@ public static class BudgetKind
     // every other kind measures what the compiled code does and is refused on a non-optimized build.
     private static readonly HashSet<string> OutputSizeKinds = new(StringComparer.Ordinal) { "bytes-max", "ratio-max" };
 
+    // Kinds measured against the wall clock on a shared machine: a neighbour can only make them worse, so a run that
+    // breaks one of these (and nothing else) may be repeated. Counts of failures, bytes and collections never are.
+    private static readonly HashSet<string> WallClockKinds = new(StringComparer.Ordinal)
+    {
+        "p99-ms-max", "requests-per-second-min", "operations-per-second-min", "efficiency-min", "ratio-min",
+    };
+
     /// <summary>Every kind the harness knows, in a stable order.</summary>
     public static IReadOnlyCollection<string> All => Directions.Keys;
+
+    /// <summary>True for kinds measured against the wall clock (latency, rates), which a busy neighbour can break.</summary>
+    public static bool IsWallClock(string kind) => WallClockKinds.Contains(kind);
 
     /// <summary>
     /// True when a figure of this kind depends on how the code was compiled (allocation, CPU, throughput, latency), so

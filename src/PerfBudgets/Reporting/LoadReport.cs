@@ -7,7 +7,7 @@ namespace PerfBudgets.Reporting;
 /// <param name="Model"><c>closed</c>, <c>open</c> or <c>mixed</c>.</param>
 /// <param name="Phases">The phases as run.</param>
 /// <param name="TargetRate">Open model: scheduled requests per second; null for closed.</param>
-/// <param name="AchievedRate">Successful requests per second over the measured phases.</param>
+/// <param name="AchievedRate">Successful requests that ended inside the measured window, per second.</param>
 /// <param name="MeasuredSeconds">Length of the measured phases.</param>
 /// <param name="Requests">Measured requests that ended (successes and failures).</param>
 /// <param name="Ok">Successful measured requests.</param>
@@ -56,7 +56,7 @@ public sealed record LoadReport(
             result.Model,
             result.Phases,
             result.TargetRate,
-            result.RequestsPerSecond,
+            result.AchievedRate,
             result.MeasuredSeconds,
             result.StatusCodes.Values.Sum(),
             result.Completed,

@@ -85,9 +85,13 @@ public sealed class DelayApiLoadTests(ITestOutputHelper output)
         {
             using var response = await client.GetAsync(path, ct);
             return response.IsSuccessStatusCode && await response.Content.ReadAsStringAsync(ct) == expected;
-        });
+        })
+        {
+            Progress = LoadProgressLog.To(output),
+        };
         var result = await LoadRunner.RunAsync(scenario, TestContext.Current.CancellationToken);
         output.WriteLine(result.ToString());
+        _gate.RecordLoad(result);
         return result;
     }
 
@@ -127,5 +131,39 @@ public sealed class DelayApiLoadTests(ITestOutputHelper output)
             .Select(kv => kv.Split('='))
             .ToDictionary(kv => kv[0], kv => double.Parse(kv[1], CultureInfo.InvariantCulture));
         return (values["async-rps"], values["blocking-rps"]);
+    }
+
+    [Fact]
+    public async Task Api_DelayAsync_open_model_holds_its_p99_near_the_delay()
+    {
+        var rate = _gate.Book.Parameter("Load.Api.DelayAsync.Open.RequestsPerSecond");
+        var delayMs = _gate.Book.IntParameter("Load.Api.DelayAsync.DelayMs");
+        var expected = System.Text.Encoding.UTF8.GetBytes(string.Create(CultureInfo.InvariantCulture, $"Hello World,{delayMs}"));
+        using var target = LoadTarget.Acquire();
+        using var client = KestrelApp.CreateLoadClient(target.BaseAddress, _gate.Book.IntParameter("Load.Open.MaxConnections"));
+
+        // At a fixed arrival rate each request should take the endpoint's own delay and little more; a server that
+        // blocks, spins or queues adds to every request due behind it, and the p99 (from the due time) shows it.
+        var path = string.Create(CultureInfo.InvariantCulture, $"api/delay/async?ms={delayMs}");
+        var scenario = new LoadScenario("Api.DelayAsync.Open", OpenModelPhases.AtRate(_gate, rate), HttpLoadStep.Get(client, path, expected))
+        {
+            Progress = LoadProgressLog.To(output),
+        };
+        // A busy neighbour adds latency to one run and not the next; a slower server adds it to every run.
+        await _gate.CheckRunAsync(
+            async () =>
+            {
+                var result = await LoadRunner.RunAsync(scenario, TestContext.Current.CancellationToken);
+                output.WriteLine(result.ToString());
+                _gate.RecordLoad(result);
+                return result;
+            },
+            result =>
+            [
+                ("Api.DelayAsync.Open.FailedRequests", result.Failed, result.ErrorSummary()),
+                ("Api.DelayAsync.Open.AchievedRateRatio", result.AchievedRateRatio, result.ToString()),
+                ("Api.DelayAsync.Open.P99Ms", result.P99Ms, result.ToString()),
+            ],
+            _gate.Book.IntParameter("Load.Attempts"));
     }
 }

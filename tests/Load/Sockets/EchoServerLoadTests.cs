@@ -32,9 +32,13 @@ public sealed class EchoServerLoadTests(ITestOutputHelper output)
             {
                 await clients[copy].EchoAsync(token);
                 return true;
-            });
+            })
+            {
+                Progress = LoadProgressLog.To(output),
+            };
             var result = await LoadRunner.RunAsync(scenario, ct);
             output.WriteLine(result.ToString());
+            _gate.RecordLoad(result);
 
             result.Completed.Should().BePositive();
             _gate.CheckAll(
