@@ -35,6 +35,9 @@ internal sealed class LoadRecorder
     /// <summary>Timestamp at which the first measured phase began; per-second buckets count from here.</summary>
     public long MeasuredStart { get; set; } = long.MaxValue;
 
+    /// <summary>Timestamp at which the last measured phase (so far) ends; completions after it fall in no bucket.</summary>
+    public long MeasuredEnd { get; set; } = long.MaxValue;
+
     public long Finished => Interlocked.Read(ref _finished);
 
     public long Failed => Interlocked.Read(ref _failed);
@@ -118,12 +121,15 @@ internal sealed class LoadRecorder
                     _latency.RecordValue(Micros(intendedStart, end));
                     _scheduleLag.RecordValue(Micros(intendedStart, actualStart));
                     var bucket = (int)((end - MeasuredStart) / Stopwatch.Frequency);
-                    while (_buckets.Count <= bucket)
+                    if (end < MeasuredEnd)
                     {
-                        _buckets.Add(0);
-                    }
+                        while (_buckets.Count <= bucket)
+                        {
+                            _buckets.Add(0);
+                        }
 
-                    _buckets[bucket]++;
+                        _buckets[bucket]++;
+                    }
                 }
             }
         }

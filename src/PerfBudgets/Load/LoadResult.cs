@@ -31,7 +31,7 @@ public sealed record LoadResult
     /// <summary>Open model: requests due in the measured phases (sent plus not sent).</summary>
     public required long Scheduled { get; init; }
 
-    /// <summary>Successful requests started in the measured phases.</summary>
+    /// <summary>Successful requests started in the measured phases, those that ended in the drain included.</summary>
     public required long Completed { get; init; }
 
     /// <summary>Failed requests over the whole run, warm-up included: a failure is never hidden by a warm-up.</summary>
@@ -89,18 +89,15 @@ public sealed record LoadResult
     /// <summary>Up to five error texts, the most frequent first, for failure messages.</summary>
     public IReadOnlyList<string> FirstErrors => Errors.OrderByDescending(e => e.Value).ThenBy(e => e.Key, StringComparer.Ordinal).Take(5).Select(e => e.Key).ToArray();
 
-    /// <summary>Successful requests per second over the measured phases.</summary>
-    public double RequestsPerSecond => MeasuredSeconds <= 0 ? 0 : Completed / MeasuredSeconds;
-
     /// <summary>
-    /// Successful requests that ended inside the measured window, per second: the rate the server sustained. Unlike
-    /// <see cref="RequestsPerSecond"/> it leaves out requests that finished in the drain after the window, so a server
-    /// that falls behind its schedule and catches up afterwards does not reach it.
+    /// Successful requests that ended inside the measured window, per second: the rate the server sustained. Requests
+    /// that finish in the drain after the window count in <see cref="Completed"/> but not here, so a server that falls
+    /// behind and catches up afterwards does not reach the rate it was offered.
     /// </summary>
-    public double AchievedRate => MeasuredSeconds <= 0 ? 0 : RequestsPerSecondBuckets.Sum() / MeasuredSeconds;
+    public double RequestsPerSecond => MeasuredSeconds <= 0 ? 0 : RequestsPerSecondBuckets.Sum() / MeasuredSeconds;
 
-    /// <summary>Open model: <see cref="AchievedRate"/> ÷ <see cref="TargetRate"/>; 1.0 means the server answered as fast as requests arrived.</summary>
-    public double AchievedRateRatio => TargetRate is > 0 ? AchievedRate / TargetRate.Value : 0;
+    /// <summary>Open model: <see cref="RequestsPerSecond"/> ÷ <see cref="TargetRate"/>; 1.0 means the server answered as fast as requests arrived.</summary>
+    public double AchievedRateRatio => TargetRate is > 0 ? RequestsPerSecond / TargetRate.Value : 0;
 
     /// <summary>
     /// Little's-law efficiency of a closed-model run: measured rate ÷ the ideal rate of <see cref="Copies"/> requests
@@ -119,7 +116,7 @@ public sealed record LoadResult
     public override string ToString()
     {
         var load = TargetRate is { } rate
-            ? string.Create(CultureInfo.InvariantCulture, $"{AchievedRate:0} of {rate:0} req/s in the window ({AchievedRateRatio:P1}), not sent={NotSent}, lag p99={ScheduleLagP99Ms:0.#} ms, peak in flight={PeakInFlight}")
+            ? string.Create(CultureInfo.InvariantCulture, $"{RequestsPerSecond:0} of {rate:0} req/s in the window ({AchievedRateRatio:P1}), not sent={NotSent}, lag p99={ScheduleLagP99Ms:0.#} ms, peak in flight={PeakInFlight}")
             : string.Create(CultureInfo.InvariantCulture, $"{Copies} copies, {RequestsPerSecond:0} req/s");
         return string.Create(CultureInfo.InvariantCulture,
             $"{Scenario} ({Model}): {load} over {MeasuredSeconds:0.#} s, ok={Completed}, failed={Failed}, abandoned={Abandoned}, p50={P50Ms:0.##} p75={P75Ms:0.##} p95={P95Ms:0.##} p99={P99Ms:0.##} max={MaxMs:0.#} ms{(Errors.Count > 0 ? ", errors: " + ErrorSummary() : string.Empty)}");

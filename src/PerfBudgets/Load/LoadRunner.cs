@@ -40,6 +40,11 @@ public static class LoadRunner
             }
 
             var phaseEnd = phaseStart + ToTicks(phase.Duration);
+            if (!phase.IsWarmUp)
+            {
+                run.Recorder.MeasuredEnd = phaseEnd;
+            }
+
             if (phase.Model == LoadModel.Closed)
             {
                 await run.RunClosedPhaseAsync(phase, phaseStart, phaseEnd);

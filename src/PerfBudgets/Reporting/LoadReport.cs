@@ -56,7 +56,7 @@ public sealed record LoadReport(
             result.Model,
             result.Phases,
             result.TargetRate,
-            result.AchievedRate,
+            result.RequestsPerSecond,
             result.MeasuredSeconds,
             result.StatusCodes.Values.Sum(),
             result.Completed,
