@@ -14,17 +14,20 @@ namespace PerfBudgets.Load;
 public sealed class LoadScenario
 {
     /// <summary>
-    /// A closed-model scenario: <paramref name="copies"/> copies run <paramref name="step"/> back to back, first for
-    /// <paramref name="warmUp"/> (not measured), then for <paramref name="duration"/> (measured).
+    /// A closed-model scenario: <paramref name="Copies"/> copies run <paramref name="Step"/> back to back, first for
+    /// <paramref name="WarmUp"/> (not measured), then for <paramref name="Duration"/> (measured).
     /// </summary>
-    /// <param name="name">Permanent identifier of the scenario, used in reports.</param>
-    /// <param name="copies">Concurrent copies (virtual users).</param>
-    /// <param name="warmUp">Time run before measuring: JIT, connection set-up, thread-pool growth.</param>
-    /// <param name="duration">Measured time.</param>
-    /// <param name="step">One request. Receives the copy's index (for per-copy state such as a connection) and
+    /// <remarks>The parameter names keep the 0.1 positional record's spelling, so callers that name them still compile.</remarks>
+    /// <param name="Name">Permanent identifier of the scenario, used in reports.</param>
+    /// <param name="Copies">Concurrent copies (virtual users).</param>
+    /// <param name="WarmUp">Time run before measuring: JIT, connection set-up, thread-pool growth.</param>
+    /// <param name="Duration">Measured time.</param>
+    /// <param name="Step">One request. Receives the copy's index (for per-copy state such as a connection) and
     /// returns false, or throws, for a failed request.</param>
-    public LoadScenario(string name, int copies, TimeSpan warmUp, TimeSpan duration, Func<int, CancellationToken, ValueTask<bool>> step)
-        : this(name, ClosedPhases(copies, warmUp, duration), FromBooleanStep(step))
+#pragma warning disable IDE1006 // Naming: see remarks.
+    public LoadScenario(string Name, int Copies, TimeSpan WarmUp, TimeSpan Duration, Func<int, CancellationToken, ValueTask<bool>> Step)
+        : this(Name, ClosedPhases(Copies, WarmUp, Duration), FromBooleanStep(Step))
+#pragma warning restore IDE1006
     {
     }
 
