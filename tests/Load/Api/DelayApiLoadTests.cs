@@ -145,25 +145,6 @@ public sealed class DelayApiLoadTests(ITestOutputHelper output)
         // At a fixed arrival rate each request should take the endpoint's own delay and little more; a server that
         // blocks, spins or queues adds to every request due behind it, and the p99 (from the due time) shows it.
         var path = string.Create(CultureInfo.InvariantCulture, $"api/delay/async?ms={delayMs}");
-        var scenario = new LoadScenario("Api.DelayAsync.Open", OpenModelPhases.AtRate(_gate, rate), HttpLoadStep.Get(client, path, expected))
-        {
-            Progress = LoadProgressLog.To(output),
-        };
-        // A busy neighbour adds latency to one run and not the next; a slower server adds it to every run.
-        await _gate.CheckRunAsync(
-            async () =>
-            {
-                var result = await LoadRunner.RunAsync(scenario, TestContext.Current.CancellationToken);
-                output.WriteLine(result.ToString());
-                _gate.RecordLoad(result);
-                return result;
-            },
-            result =>
-            [
-                ("Api.DelayAsync.Open.FailedRequests", result.Failed, result.ErrorSummary()),
-                ("Api.DelayAsync.Open.AchievedRateRatio", result.AchievedRateRatio, result.ToString()),
-                ("Api.DelayAsync.Open.P99Ms", result.P99Ms, result.ToString()),
-            ],
-            _gate.Book.IntParameter("Load.Attempts"));
+        await OpenModelSlo.CheckAsync(_gate, output, "Api.DelayAsync.Open", rate, HttpLoadStep.Get(client, path, expected));
     }
 }

@@ -48,27 +48,6 @@ public sealed class EmployeesEndpointLoadTests(ITestOutputHelper output)
         using var target = LoadTarget.Acquire();
         using var client = KestrelApp.CreateLoadClient(target.BaseAddress, _gate.Book.IntParameter("Load.Open.MaxConnections"));
 
-        // Requests arrive at a fixed rate whatever the server does, and latency counts from each one's due time: the
-        // SLO form "p99 ≤ X ms at R req/s". A slower server queues, and the queue shows in the p99.
-        var scenario = new LoadScenario("Json.Endpoint.Employees9.Open", OpenModelPhases.AtRate(_gate, rate), HttpLoadStep.Get(client, "api/employees?count=9", expected))
-        {
-            Progress = LoadProgressLog.To(output),
-        };
-        // A busy neighbour adds latency to one run and not the next; a slower server adds it to every run.
-        await _gate.CheckRunAsync(
-            async () =>
-            {
-                var result = await LoadRunner.RunAsync(scenario, TestContext.Current.CancellationToken);
-                output.WriteLine(result.ToString());
-                _gate.RecordLoad(result);
-                return result;
-            },
-            result =>
-            [
-                ("Json.Endpoint.Employees9.Open.FailedRequests", result.Failed, result.ErrorSummary()),
-                ("Json.Endpoint.Employees9.Open.AchievedRateRatio", result.AchievedRateRatio, result.ToString()),
-                ("Json.Endpoint.Employees9.Open.P99Ms", result.P99Ms, result.ToString()),
-            ],
-            _gate.Book.IntParameter("Load.Attempts"));
+        await OpenModelSlo.CheckAsync(_gate, output, "Json.Endpoint.Employees9.Open", rate, HttpLoadStep.Get(client, "api/employees?count=9", expected));
     }
 }
