@@ -15,9 +15,6 @@ internal sealed class AllocationListener : EventListener
     private const int AllocationSampledId = 303;
     private const int GcAllocationTickId = 10;
 
-    // The runtime samples each allocated byte with probability 1/102,400 (AllocationSampled's documented mean distance).
-    private static readonly double LogOfNotSampled = Math.Log(1 - (1 / 102_400.0));
-
     // Field initializers run before EventListener's constructor, which may already call OnEventSourceCreated.
     private readonly object _gate = new();
     private readonly Dictionary<string, (double Bytes, int Samples)> _byType = new(StringComparer.Ordinal);
@@ -87,9 +84,6 @@ internal sealed class AllocationListener : EventListener
         }
     }
 
-    /// <summary>The upscaling of one AllocationSampled sample of an object of <paramref name="size"/> bytes: size / P(sampled).</summary>
-    internal static double Upscale(double size) => size <= 0 ? 0 : size / (1 - Math.Exp(size * LogOfNotSampled));
-
     protected override void OnEventSourceCreated(EventSource eventSource)
     {
         if (eventSource.Name != RuntimeProvider)
@@ -134,7 +128,7 @@ internal sealed class AllocationListener : EventListener
 
             var typeName = Payload(eventData, "TypeName") as string ?? "(unknown type)";
             var bytes = _useAllocationSampled
-                ? Upscale(Convert.ToDouble(Payload(eventData, "ObjectSize") ?? 0, System.Globalization.CultureInfo.InvariantCulture))
+                ? AllocationProfiler.Upscale(Convert.ToDouble(Payload(eventData, "ObjectSize") ?? 0, System.Globalization.CultureInfo.InvariantCulture))
                 : Convert.ToDouble(Payload(eventData, "AllocationAmount64") ?? Payload(eventData, "AllocationAmount") ?? 0, System.Globalization.CultureInfo.InvariantCulture);
             var current = _byType.GetValueOrDefault(typeName);
             _byType[typeName] = (current.Bytes + bytes, current.Samples + 1);

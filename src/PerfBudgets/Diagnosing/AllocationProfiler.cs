@@ -41,6 +41,15 @@ public static class AllocationProfiler
     /// <summary>Stop after this long even with fewer samples (a small allocation per operation gives few samples).</summary>
     public static readonly TimeSpan DefaultMaximumDuration = TimeSpan.FromSeconds(2);
 
+    // The runtime samples each allocated byte with probability 1/102,400 (AllocationSampled's mean sampling distance).
+    private static readonly double LogOfNotSampled = Math.Log(1 - (1 / 102_400.0));
+
+    /// <summary>
+    /// The bytes one <c>AllocationSampled</c> sample of an object of <paramref name="objectSize"/> bytes stands for: the
+    /// size divided by the probability that such an object is sampled, 1 − (1 − 1/102,400)^size (unbiased).
+    /// </summary>
+    public static double Upscale(double objectSize) => objectSize <= 0 ? 0 : objectSize / (1 - Math.Exp(objectSize * LogOfNotSampled));
+
     /// <summary>Profiles <paramref name="operation"/> run on the calling thread; only this thread's allocations count.</summary>
     public static AllocationProfile PerOperation(Action operation, TimeSpan? maximumDuration = null, int targetSamples = DefaultTargetSamples)
     {
