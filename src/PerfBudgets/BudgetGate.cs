@@ -1,4 +1,5 @@
 using PerfBudgets.Budgets;
+using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
@@ -65,18 +66,42 @@ public sealed class BudgetGate
         }
 
         var met = budget.IsMet(measured);
-        var attribution = !met && diagnose is not null ? Diagnose(diagnose) : null;
+        var attribution = diagnose is not null && (!met || DiagnoseAlways) ? Diagnose(diagnose) : null;
+        if (attribution is not null && !met && BaselineComparison.Describe(budget.Name, attribution, BaselineResultsPath) is { } change)
+        {
+            attribution = attribution with { Change = change };
+        }
+
         var result = new BudgetResult(budget.Name, budget.Kind, measured, budget.Limit, budget.Unit,
             met ? BudgetVerdict.Pass : BudgetVerdict.Fail, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail, attribution);
         Store.Record(result);
         if (!met)
         {
             var line = FailureLine(budget, measured, detail);
-            throw new BudgetExceededException(attribution is null ? line : $"{line}{Environment.NewLine}  {attribution.Summary}");
+            throw new BudgetExceededException(attribution is null ? line
+                : attribution.Change is null ? $"{line}{Environment.NewLine}  {attribution.Summary}"
+                : $"{line}{Environment.NewLine}  {attribution.Summary}{Environment.NewLine}  {attribution.Change}");
         }
 
         return result;
     }
+
+    /// <summary>Environment variable that, set to <c>always</c>, makes the gate diagnose passing budgets too.</summary>
+    public const string DiagnoseEnvironmentVariable = "PERF_DIAGNOSE";
+
+    /// <summary>
+    /// When true, diagnoses run on passing budgets too and their breakdowns are recorded: a baseline for
+    /// <see cref="BaselineResultsPath"/> to compare a later failure with. Off by default (a passing run must not pay);
+    /// on when <see cref="DiagnoseEnvironmentVariable"/> is <c>always</c>.
+    /// </summary>
+    public bool DiagnoseAlways { get; init; } =
+        string.Equals(Environment.GetEnvironmentVariable(DiagnoseEnvironmentVariable), "always", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>
+    /// A <c>results.json</c> holding breakdowns of an earlier run (<see cref="BaselineComparison.EnvironmentVariable"/>);
+    /// a failing allocation budget then also says which types changed since (<see cref="BaselineComparison"/>).
+    /// </summary>
+    public string? BaselineResultsPath { get; init; } = Environment.GetEnvironmentVariable(BaselineComparison.EnvironmentVariable);
 
     /// <summary>How long a failing budget's diagnosis may take before the failure is reported without it.</summary>
     public TimeSpan DiagnosisTimeout { get; init; } = TimeSpan.FromSeconds(90);

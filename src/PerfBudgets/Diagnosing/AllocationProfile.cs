@@ -39,12 +39,16 @@ public sealed record AllocationProfile(IReadOnlyList<TypeAllocation> Types, long
             $"top types per op: {types}{more} (≈ {Figures.Format(Math.Round(BytesPerOperation))} B/op in all from {Samples:N0} {EventName} samples over {Operations:N0} ops, ±{RelativeStandardError * 100:0.#}% standard error)");
     }
 
-    /// <summary>The profile as a budget result's <see cref="Attribution"/>: the top types with their bytes per operation and shares.</summary>
-    public Attribution ToAttribution(int top = 5)
+    /// <summary>
+    /// The profile as a budget result's <see cref="Attribution"/>: the summary names the <paramref name="top"/> types;
+    /// the breakdown keeps up to <paramref name="recorded"/> of them with their samples, so a later run can be compared
+    /// with this one type by type (<see cref="BaselineComparison"/>).
+    /// </summary>
+    public Attribution ToAttribution(int top = 5, int recorded = 25)
     {
         var total = BytesPerOperation;
-        var entries = Types.Take(top)
-            .Select(t => new AttributionEntry(t.TypeName, Math.Round(t.BytesPerOperation, 1), "B/op", total > 0 ? t.BytesPerOperation / total : null))
+        var entries = Types.Take(Math.Max(top, recorded))
+            .Select(t => new AttributionEntry(t.TypeName, Math.Round(t.BytesPerOperation, 1), "B/op", total > 0 ? t.BytesPerOperation / total : null, t.Samples))
             .ToList();
         var note = string.Create(CultureInfo.InvariantCulture,
             $"{EventName} events, {Samples:N0} samples over {Operations:N0} operations in {Elapsed.TotalSeconds:0.0} s; estimated, not exact");

@@ -27,7 +27,7 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
     /// <summary>The profile as a budget result's <see cref="Attribution"/>: the hottest methods with their samples and shares.</summary>
     public Attribution ToAttribution(int top = 5)
     {
-        var entries = Methods.Take(top).Select(m => new AttributionEntry(m.Method, m.ExclusiveSamples, "samples", m.Share)).ToList();
+        var entries = Methods.Take(top).Select(m => new AttributionEntry(m.Method, m.ExclusiveSamples, "samples", m.Share, m.ExclusiveSamples)).ToList();
         var note = string.Create(CultureInfo.InvariantCulture,
             $"EventPipe SampleProfiler, ~1 ms per sample, {Samples:N0} managed samples of {Target} over {Elapsed.TotalSeconds:0.0} s ({SkippedSamples:N0} left out); a method's share is ±~1/√(its samples)");
         return new Attribution(Describe(top), entries, note);

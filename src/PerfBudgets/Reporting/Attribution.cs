@@ -7,7 +7,10 @@ namespace PerfBudgets.Reporting;
 /// <param name="Summary">One line, as the failure message shows it: <c>top types per op: System.Byte[] ≈ 280 B, …</c>.</param>
 /// <param name="Entries">The breakdown, largest first.</param>
 /// <param name="Note">How the figures were obtained and how far to trust them (sample count, sampling error).</param>
-public sealed record Attribution(string Summary, IReadOnlyList<AttributionEntry> Entries, string? Note = null)
+/// <param name="Change">
+/// When a baseline breakdown of the same budget was available (<c>PERF_BASELINE</c>), what changed since: one line.
+/// </param>
+public sealed record Attribution(string Summary, IReadOnlyList<AttributionEntry> Entries, string? Note = null, string? Change = null)
 {
     /// <summary>An attribution that could not be obtained: the summary says why, and there is no breakdown.</summary>
     public static Attribution Unavailable(string reason) => new($"attribution unavailable: {reason}", []);
@@ -18,4 +21,5 @@ public sealed record Attribution(string Summary, IReadOnlyList<AttributionEntry>
 /// <param name="Value">Its figure (bytes per operation, exclusive samples).</param>
 /// <param name="Unit">The unit of <paramref name="Value"/> (<c>B/op</c>, <c>samples</c>).</param>
 /// <param name="Share">Its fraction of the whole (0 to 1), when a whole is known.</param>
-public sealed record AttributionEntry(string Name, double Value, string Unit, double? Share);
+/// <param name="Samples">How many samples the figure rests on, when it is sampled; its relative error is about 1/√Samples.</param>
+public sealed record AttributionEntry(string Name, double Value, string Unit, double? Share, int? Samples = null);

@@ -49,10 +49,15 @@ public static class SummaryTable
         {
             text.AppendLine();
             text.AppendLine(System.Globalization.CultureInfo.InvariantCulture, $"**{r.Budget}**: {r.Attribution!.Summary}");
-            foreach (var entry in r.Attribution.Entries)
+            foreach (var entry in r.Attribution.Entries.Take(5))
             {
                 var share = entry.Share is { } s ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $" ({s * 100:0.#}%)") : string.Empty;
                 text.AppendLine(System.Globalization.CultureInfo.InvariantCulture, $"- `{entry.Name}`: {Figures.Format(entry.Value)} {entry.Unit}{share}");
+            }
+
+            if (!string.IsNullOrEmpty(r.Attribution.Change))
+            {
+                text.AppendLine(System.Globalization.CultureInfo.InvariantCulture, $"- {r.Attribution.Change}");
             }
 
             if (!string.IsNullOrEmpty(r.Attribution.Note))
