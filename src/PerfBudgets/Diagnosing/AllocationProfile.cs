@@ -41,13 +41,13 @@ public sealed record AllocationProfile(IReadOnlyList<TypeAllocation> Types, long
 
     /// <summary>
     /// The profile as a budget result's <see cref="Attribution"/>: the summary names the <paramref name="top"/> types;
-    /// the breakdown keeps up to <paramref name="recorded"/> of them with their samples, so a later run can be compared
-    /// with this one type by type (<see cref="BaselineComparison"/>).
+    /// the breakdown keeps every sampled type with its samples, so a later run can be compared with this one type by
+    /// type (<see cref="BaselineComparison"/>; a type cut from a shortened list would read as a change).
     /// </summary>
-    public Attribution ToAttribution(int top = 5, int recorded = 25)
+    public Attribution ToAttribution(int top = 5)
     {
         var total = BytesPerOperation;
-        var entries = Types.Take(Math.Max(top, recorded))
+        var entries = Types
             .Select(t => new AttributionEntry(t.TypeName, Math.Round(t.BytesPerOperation, 1), "B/op", total > 0 ? t.BytesPerOperation / total : null, t.Samples))
             .ToList();
         var note = string.Create(CultureInfo.InvariantCulture,
