@@ -30,7 +30,7 @@ public sealed record AllocationProfile(IReadOnlyList<TypeAllocation> Types, long
         if (Samples == 0)
         {
             return string.Create(CultureInfo.InvariantCulture,
-                $"top types per op: none sampled ({EventName}, {Operations:N0} ops in {Elapsed.TotalSeconds:0.0} s; under ~{100 * 1024.0 / Math.Max(Operations, 1):N0} B/op is too little to sample)");
+                $"top types per op: none sampled ({EventName}, {Operations:N0} ops in {Elapsed.TotalSeconds:0.0} s: at this many operations, under ~{Figures.Format(102_400.0 / Math.Max(Operations, 1))} B/op is expected to give no sample)");
         }
 
         var types = string.Join(", ", Types.Take(top).Select(t => string.Create(CultureInfo.InvariantCulture, $"{t.TypeName} ≈ {Figures.Format(Math.Round(t.BytesPerOperation))} B")));
