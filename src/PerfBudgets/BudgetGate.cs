@@ -1,4 +1,5 @@
 using PerfBudgets.Budgets;
+using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
@@ -49,8 +50,14 @@ public sealed class BudgetGate
     /// <param name="budgetName">A name defined in <c>budgets.json</c>; an undefined name throws <see cref="BudgetFileException"/>.</param>
     /// <param name="measured">The measurement, in the budget's unit.</param>
     /// <param name="detail">Optional context recorded beside the figure (sample size, the inputs of a ratio).</param>
+    /// <param name="diagnose">
+    /// Optional: says what broke the budget (an <see cref="Diagnosing.AllocationProfiler"/> or <see cref="Diagnosing.CpuProfiler"/>
+    /// run of the same operation). Called only when the budget fails, so a passing run pays nothing; its summary goes
+    /// on the lines after the failure line and its breakdown into the recorded result. If it throws or takes longer
+    /// than <see cref="DiagnosisTimeout"/>, the failure is still reported, with a note why attribution is missing.
+    /// </param>
     /// <returns>The recorded result when the budget is met.</returns>
-    public BudgetResult Check(string budgetName, double measured, string? detail = null)
+    public BudgetResult Check(string budgetName, double measured, string? detail = null, Func<Attribution>? diagnose = null)
     {
         var budget = Book.Get(budgetName);
         if (RequireOptimizedBuild && BudgetKind.DependsOnCodeGeneration(budget.Kind))
@@ -59,15 +66,68 @@ public sealed class BudgetGate
         }
 
         var met = budget.IsMet(measured);
+        var attribution = diagnose is not null && (!met || DiagnoseAlways) ? Diagnose(diagnose) : null;
+        if (attribution is not null && !met && BaselineComparison.Describe(budget.Name, attribution, BaselineResultsPath) is { } change)
+        {
+            attribution = attribution with { Change = change };
+        }
+
         var result = new BudgetResult(budget.Name, budget.Kind, measured, budget.Limit, budget.Unit,
-            met ? BudgetVerdict.Pass : BudgetVerdict.Fail, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail);
+            met ? BudgetVerdict.Pass : BudgetVerdict.Fail, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail, attribution);
         Store.Record(result);
         if (!met)
         {
-            throw new BudgetExceededException(FailureLine(budget, measured, detail));
+            var line = FailureLine(budget, measured, detail);
+            throw new BudgetExceededException(attribution is null ? line
+                : attribution.Change is null ? $"{line}{Environment.NewLine}  {attribution.Summary}"
+                : $"{line}{Environment.NewLine}  {attribution.Summary}{Environment.NewLine}  {attribution.Change}");
         }
 
         return result;
+    }
+
+    /// <summary>Environment variable that, set to <c>always</c>, makes the gate diagnose passing budgets too.</summary>
+    public const string DiagnoseEnvironmentVariable = "PERF_DIAGNOSE";
+
+    /// <summary>
+    /// When true, diagnoses run on passing budgets too and their breakdowns are recorded: a baseline for
+    /// <see cref="BaselineResultsPath"/> to compare a later failure with. Off by default (a passing run must not pay);
+    /// on when <see cref="DiagnoseEnvironmentVariable"/> is <c>always</c>.
+    /// </summary>
+    public bool DiagnoseAlways { get; init; } =
+        string.Equals(Environment.GetEnvironmentVariable(DiagnoseEnvironmentVariable), "always", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>
+    /// A <c>results.json</c> holding breakdowns of an earlier run (<see cref="BaselineComparison.EnvironmentVariable"/>);
+    /// a failing allocation budget then also says which types changed since (<see cref="BaselineComparison"/>).
+    /// </summary>
+    public string? BaselineResultsPath { get; init; } = Environment.GetEnvironmentVariable(BaselineComparison.EnvironmentVariable);
+
+    /// <summary>How long a failing budget's diagnosis may take before the failure is reported without it.</summary>
+    public TimeSpan DiagnosisTimeout { get; init; } = TimeSpan.FromSeconds(90);
+
+    // The diagnosis runs on a pool thread so a hung one cannot hold the failure back; the profilers filter by the thread
+    // that runs the operation, whichever it is. Whatever goes wrong, the budget's own failure must still be reported.
+    private Attribution Diagnose(Func<Attribution> diagnose)
+    {
+        var task = Task.Run(diagnose);
+        try
+        {
+            return task.Wait(DiagnosisTimeout)
+                ? task.Result
+                : Attribution.Unavailable($"the diagnosis took longer than {Figures.Format(DiagnosisTimeout.TotalSeconds)} s");
+        }
+        catch (AggregateException e)
+        {
+            var cause = e.InnerExceptions.Count == 1 ? e.InnerException! : e;
+            return Attribution.Unavailable($"the diagnosis failed: {cause.GetType().Name}: {FirstLine(cause.Message)}");
+        }
+    }
+
+    private static string FirstLine(string text)
+    {
+        var end = text.IndexOfAny(['\r', '\n']);
+        return end < 0 ? text : text[..end];
     }
 
     /// <summary>
@@ -77,6 +137,16 @@ public sealed class BudgetGate
     public IReadOnlyList<BudgetResult> CheckAll(params (string BudgetName, double Measured, string? Detail)[] checks)
     {
         ArgumentNullException.ThrowIfNull(checks);
+        return CheckAll(checks.Select(c => (c.BudgetName, c.Measured, c.Detail, (Func<Attribution>?)null)).ToArray());
+    }
+
+    /// <summary>
+    /// As <see cref="CheckAll(ValueTuple{string, double, string}[])"/>, each budget with an optional diagnosis that runs
+    /// only if that budget fails (see <see cref="Check"/>); a broken budget's attribution follows its line.
+    /// </summary>
+    public IReadOnlyList<BudgetResult> CheckAll(params (string BudgetName, double Measured, string? Detail, Func<Attribution>? Diagnose)[] checks)
+    {
+        ArgumentNullException.ThrowIfNull(checks);
         if (RequireOptimizedBuild && checks.Any(c => BudgetKind.DependsOnCodeGeneration(Book.Get(c.BudgetName).Kind)))
         {
             BuildOptimization.EnsureOptimized();
@@ -84,11 +154,11 @@ public sealed class BudgetGate
 
         var results = new List<BudgetResult>(checks.Length);
         var failures = new List<string>();
-        foreach (var (name, measured, detail) in checks)
+        foreach (var (name, measured, detail, diagnose) in checks)
         {
             try
             {
-                results.Add(Check(name, measured, detail));
+                results.Add(Check(name, measured, detail, diagnose));
             }
             catch (BudgetExceededException e)
             {
@@ -112,7 +182,11 @@ public sealed class BudgetGate
     /// <param name="measure">Takes one measurement (warm-up included).</param>
     /// <param name="describe">Optional: what was measured, put before the measurement's own figures in the detail.</param>
     /// <param name="maxAttempts">At most this many measurements; 1 disables the retry.</param>
-    public BudgetResult CheckCost(string budgetName, Func<CpuMeasurement> measure, string? describe = null, int maxAttempts = 3)
+    /// <param name="diagnose">
+    /// Optional: names the hottest methods of the same operation (<see cref="Diagnosing.CpuProfiler"/>), called only
+    /// when the budget fails after every attempt (see <see cref="Check"/>).
+    /// </param>
+    public BudgetResult CheckCost(string budgetName, Func<CpuMeasurement> measure, string? describe = null, int maxAttempts = 3, Func<Attribution>? diagnose = null)
     {
         ArgumentNullException.ThrowIfNull(measure);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxAttempts);
@@ -128,7 +202,7 @@ public sealed class BudgetGate
             ? string.Empty
             : $"lowest of {attempts.Count} attempts ({string.Join(" / ", attempts.Select(a => Figures.Format(a.Cost)))}); ";
         var detail = string.IsNullOrEmpty(describe) ? $"{tries}{best}" : $"{describe}; {tries}{best}";
-        return Check(budgetName, best.Cost, detail);
+        return Check(budgetName, best.Cost, detail, diagnose);
     }
 
     /// <summary>

@@ -1,4 +1,5 @@
 using PerfBudgets;
+using PerfBudgets.Diagnosing;
 using PerfBudgets.Load;
 using PerfBudgets.Measuring;
 
@@ -34,14 +35,16 @@ public sealed class ServerProcess : IAsyncLifetime
 
     /// <summary>
     /// Measures the server's CPU per operation that <paramref name="send"/> drives (a batch of N requests or frames)
-    /// and checks it against <paramref name="budgetName"/>, with the retry of <see cref="BudgetGate.CheckCost"/>.
+    /// and checks it against <paramref name="budgetName"/>, with the retry of <see cref="BudgetGate.CheckCost"/>. If it
+    /// fails, the server process is profiled while <paramref name="send"/> drives it, to name its hottest methods.
     /// </summary>
     public static void CheckServerCost(BudgetGate gate, string budgetName, ServerProcess server, Action<int> send, string describe)
     {
         ArgumentNullException.ThrowIfNull(gate);
         ArgumentNullException.ThrowIfNull(server);
         var options = MeterOptions(gate);
-        gate.CheckCost(budgetName, () => CpuMeter.PerServerOperation(server.App.ProcessId, send, options), describe, gate.Book.IntParameter("Cpu.Attempts"));
+        gate.CheckCost(budgetName, () => CpuMeter.PerServerOperation(server.App.ProcessId, send, options), describe, gate.Book.IntParameter("Cpu.Attempts"),
+            () => CpuProfiler.PerServerOperation(server.App.ProcessId, send).ToAttribution());
     }
 
     /// <summary>Throws when a response's status is not the expected one (the clients' check of every request).</summary>

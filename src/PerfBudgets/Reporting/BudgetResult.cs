@@ -11,6 +11,7 @@ namespace PerfBudgets.Reporting;
 /// <param name="TimestampUtc">When it was measured.</param>
 /// <param name="Machine">Where it was measured.</param>
 /// <param name="Detail">Optional context (sample size, the figures a ratio came from).</param>
+/// <param name="Attribution">What broke a failing budget, when the check was given a diagnosis; null otherwise.</param>
 public sealed record BudgetResult(
     string Budget,
     string Kind,
@@ -21,4 +22,5 @@ public sealed record BudgetResult(
     string Profile,
     DateTimeOffset TimestampUtc,
     MachineInfo Machine,
-    string? Detail);
+    string? Detail,
+    Attribution? Attribution = null);

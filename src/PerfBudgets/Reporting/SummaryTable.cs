@@ -30,6 +30,40 @@ public static class SummaryTable
             text.AppendLine();
         }
 
+        AppendAttributions(text, rows);
         return text.ToString();
+    }
+
+    // Under the table: what broke each failing budget that was diagnosed (top types, hottest methods).
+    private static void AppendAttributions(StringBuilder text, List<BudgetResult> rows)
+    {
+        var diagnosed = rows.Where(r => r.Verdict == BudgetVerdict.Fail && r.Attribution is not null).ToList();
+        if (diagnosed.Count == 0)
+        {
+            return;
+        }
+
+        text.AppendLine();
+        text.AppendLine("#### What broke the failing budgets");
+        foreach (var r in diagnosed)
+        {
+            text.AppendLine();
+            text.AppendLine(System.Globalization.CultureInfo.InvariantCulture, $"**{r.Budget}**: {r.Attribution!.Summary}");
+            foreach (var entry in r.Attribution.Entries.Take(5))
+            {
+                var share = entry.Share is { } s ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $" ({s * 100:0.#}%)") : string.Empty;
+                text.AppendLine(System.Globalization.CultureInfo.InvariantCulture, $"- `{entry.Name}`: {Figures.Format(entry.Value)} {entry.Unit}{share}");
+            }
+
+            if (!string.IsNullOrEmpty(r.Attribution.Change))
+            {
+                text.AppendLine(System.Globalization.CultureInfo.InvariantCulture, $"- {r.Attribution.Change}");
+            }
+
+            if (!string.IsNullOrEmpty(r.Attribution.Note))
+            {
+                text.AppendLine(System.Globalization.CultureInfo.InvariantCulture, $"- _{r.Attribution.Note}_");
+            }
+        }
     }
 }

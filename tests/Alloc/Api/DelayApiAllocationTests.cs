@@ -1,4 +1,5 @@
 using PerfBudgets;
+using PerfBudgets.Diagnosing;
 using PerfBudgets.Load;
 using PerfBudgets.Measuring;
 
@@ -28,6 +29,7 @@ public sealed class DelayApiAllocationTests
 
         failures.Should().Be(0);
         gate.Observe("Api.DelayAsync.ClientBytesPerRequest", measured.CallerBytesPerOperation, "B/request", "the probe's own allocation, excluded from the server's");
-        gate.Check("Api.DelayAsync.ServerBytesPerRequest", measured.Smallest, $"keep-alive requests, {measured}");
+        gate.Check("Api.DelayAsync.ServerBytesPerRequest", measured.Smallest, $"keep-alive requests, {measured}",
+            () => AllocationProfiler.PerOperationExcludingCaller(() => failures += probe.Send() == 200 ? 0 : 1).ToAttribution());
     }
 }

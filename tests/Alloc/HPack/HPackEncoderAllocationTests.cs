@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using PerfBudgets;
+using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using PerfGate.Tests.Workloads;
 using SystemUnderTest.HPack;
@@ -22,7 +23,8 @@ public sealed class HPackEncoderAllocationTests
 
         written.Should().BeGreaterThan(0);
         gate.Check("HPack.Encode.GrpcResponse.BytesPerOp", measured.BytesPerOperation,
-            string.Create(CultureInfo.InvariantCulture, $"6 response headers + 2 trailers per op, {measured}"));
+            string.Create(CultureInfo.InvariantCulture, $"6 response headers + 2 trailers per op, {measured}"),
+            () => AllocationProfiler.PerOperation(() => written += operation()).ToAttribution());
     }
 
     [Fact]
@@ -46,6 +48,7 @@ public sealed class HPackEncoderAllocationTests
         encoder.DynamicTableCount.Should().BeLessThanOrEqualTo(3, "the table is full and churns");
         evictionsPossible.Should().BeGreaterThan(0);
         gate.Check("HPack.Encode.DynamicTableChurn.BytesPerOp", measured.BytesPerOperation,
-            string.Create(CultureInfo.InvariantCulture, $"one insertion and eviction per block, 256-byte table, {measured}"));
+            string.Create(CultureInfo.InvariantCulture, $"one insertion and eviction per block, 256-byte table, {measured}"),
+            () => AllocationProfiler.PerOperation(Operation).ToAttribution());
     }
 }

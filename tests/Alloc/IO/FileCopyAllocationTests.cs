@@ -1,5 +1,6 @@
 using System.Globalization;
 using PerfBudgets;
+using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using SystemUnderTest.IO;
 
@@ -21,7 +22,9 @@ public sealed class FileCopyAllocationTests
             gate.Observe("IO.FileCopy.5MB.BytesPerCopy", small, "B/copy", $"smallest of 3 batches x {copies} copies, process-wide");
             gate.Observe("IO.FileCopy.50MB.BytesPerCopy", large, "B/copy", $"smallest of 3 batches x {copies} copies, process-wide");
             gate.Check("IO.FileCopy.BytesPerCopyGrowth", large - small, string.Create(CultureInfo.InvariantCulture,
-                $"50 MB file {large:N0} B/copy - 5 MB file {small:N0} B/copy"));
+                $"50 MB file {large:N0} B/copy - 5 MB file {small:N0} B/copy"),
+                () => AllocationProfiler.PerOperationProcessWideAsync(() => new ValueTask(FileCopyLoop.CopyAsync(SourcePath(folder, 50), CopyPath(folder, 50), 81_920)))
+                    .GetAwaiter().GetResult().ToAttribution());
         }
         finally
         {
@@ -29,12 +32,16 @@ public sealed class FileCopyAllocationTests
         }
     }
 
+    private static string SourcePath(DirectoryInfo folder, int megabytes) => Path.Combine(folder.FullName, $"source-{megabytes}.bin");
+
+    private static string CopyPath(DirectoryInfo folder, int megabytes) => Path.Combine(folder.FullName, $"copy-{megabytes}.bin");
+
     // Process-wide: asynchronous file I/O completes on pool threads. The Alloc assembly runs its tests one at a time;
     // anything else the process allocates meanwhile can only add bytes, so each size keeps its smallest batch.
     private static async Task<double> BytesPerCopyAsync(DirectoryInfo folder, int megabytes, int copies)
     {
-        var source = Path.Combine(folder.FullName, $"source-{megabytes}.bin");
-        var destination = Path.Combine(folder.FullName, $"copy-{megabytes}.bin");
+        var source = SourcePath(folder, megabytes);
+        var destination = CopyPath(folder, megabytes);
         await FileCopyLoop.GenerateAsync(source, megabytes * 1024L * 1024);
         await FileCopyLoop.CopyAsync(source, destination, 81_920);
         var best = double.MaxValue;

@@ -1,4 +1,5 @@
 using PerfBudgets;
+using PerfBudgets.Diagnosing;
 using PerfBudgets.Load;
 using PerfBudgets.Measuring;
 using System.Text.Json;
@@ -29,7 +30,8 @@ public sealed class EmployeesEndpointAllocationTests
 
         failures.Should().Be(0);
         gate.Observe("Json.Endpoint.Employees9.ClientBytesPerRequest", measured.CallerBytesPerOperation, "B/request", "the probe's own allocation, excluded from the server's");
-        gate.Check("Json.Endpoint.Employees9.ServerBytesPerRequest", measured.Smallest, $"keep-alive requests, {measured}");
+        gate.Check("Json.Endpoint.Employees9.ServerBytesPerRequest", measured.Smallest, $"keep-alive requests, {measured}",
+            () => AllocationProfiler.PerOperationExcludingCaller(() => failures += probe.Send() == 200 ? 0 : 1).ToAttribution());
     }
 
     [Fact]
@@ -53,6 +55,7 @@ public sealed class EmployeesEndpointAllocationTests
         var measured = AllocationMeter.PerOperationExcludingCaller(() => failures += probe.Send() == 200 ? 0 : 1, requests, batches: 3);
 
         failures.Should().Be(0);
-        gate.Check("Json.Endpoint.Echo9.ServerBytesPerRequest", measured.Smallest, $"POST of {body.Length:N0} bytes, {measured}");
+        gate.Check("Json.Endpoint.Echo9.ServerBytesPerRequest", measured.Smallest, $"POST of {body.Length:N0} bytes, {measured}",
+            () => AllocationProfiler.PerOperationExcludingCaller(() => failures += probe.Send() == 200 ? 0 : 1).ToAttribution());
     }
 }

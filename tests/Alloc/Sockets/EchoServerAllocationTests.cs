@@ -1,5 +1,6 @@
 using Microsoft.Extensions.Logging.Abstractions;
 using PerfBudgets;
+using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using SystemUnderTest.Sockets.Echo;
 
@@ -30,6 +31,7 @@ public sealed class EchoServerAllocationTests
         SpinWait.SpinUntil(() => server.Counters.FramesEchoed == 2_000 + ((long)frames * batches), TimeSpan.FromSeconds(5));
         server.Counters.FramesEchoed.Should().Be(2_000 + ((long)frames * batches));
         gate.Observe("Sockets.Echo.ClientBytesPerFrame", measured.CallerBytesPerOperation, "B/frame", "the client's own allocation, excluded from the server's");
-        gate.Check("Sockets.Echo.ServerBytesPerFrame", measured.Smallest, $"1,000-byte frames, {measured}");
+        gate.Check("Sockets.Echo.ServerBytesPerFrame", measured.Smallest, $"1,000-byte frames, {measured}",
+            () => AllocationProfiler.PerOperationExcludingCaller(client.Echo).ToAttribution());
     }
 }

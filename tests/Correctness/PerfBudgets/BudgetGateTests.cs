@@ -107,4 +107,87 @@ public sealed class BudgetGateTests : IDisposable
         results.Should().HaveCount(2);
         results.Single(r => r.Budget == "Api.DelayAsync.ServerBytesPerRequest").Measured.Should().Be(1300);
     }
+
+    [Fact]
+    public void A_diagnosis_is_never_run_when_the_budget_passes()
+    {
+        var calls = 0;
+
+        _gate.Check("Api.DelayAsync.ServerBytesPerRequest", 1200, diagnose: () =>
+        {
+            calls++;
+            return new Attribution("top types per op: X ≈ 1 B", []);
+        });
+
+        calls.Should().Be(0);
+        ResultStore.ReadAll(_gate.Store.ResultsPath).Single().Attribution.Should().BeNull();
+    }
+
+    [Fact]
+    public void A_failing_budget_shows_its_diagnosis_after_the_failure_line_and_records_the_breakdown()
+    {
+        var attribution = new Attribution("top types per op: System.Byte[] ≈ 280 B, System.String ≈ 104 B",
+            [new AttributionEntry("System.Byte[]", 280, "B/op", 0.73), new AttributionEntry("System.String", 104, "B/op", 0.27)], "test note");
+
+        var act = () => _gate.Check("Api.DelayAsync.ServerBytesPerRequest", 2312, diagnose: () => attribution);
+
+        act.Should().Throw<BudgetExceededException>().Which.Message.Split(Environment.NewLine).Should().Equal(
+            "Api.DelayAsync.ServerBytesPerRequest: 2,312 B/request > budget 1,500 (+54%)",
+            "  top types per op: System.Byte[] ≈ 280 B, System.String ≈ 104 B");
+        var recorded = ResultStore.ReadAll(_gate.Store.ResultsPath).Single().Attribution;
+        recorded.Should().NotBeNull();
+        recorded!.Entries.Select(e => (e.Name, e.Value, e.Unit)).Should().Equal(("System.Byte[]", 280, "B/op"), ("System.String", 104, "B/op"));
+        System.IO.File.ReadAllText(_gate.Store.ResultsPath).Should().Contain("\"attribution\"").And.Contain("\"entries\"");
+        var summary = System.IO.File.ReadAllText(_gate.Store.SummaryPath);
+        summary.Should().Contain("**Api.DelayAsync.ServerBytesPerRequest**: top types per op: System.Byte[] ≈ 280 B");
+        summary.Should().Contain("- `System.Byte[]`: 280 B/op (73%)");
+    }
+
+    [Fact]
+    public void A_diagnosis_that_throws_still_reports_the_budget_failure_with_a_note()
+    {
+        var act = () => _gate.Check("Api.DelayAsync.ServerBytesPerRequest", 2312, diagnose: () => throw new InvalidOperationException("no session\nsecond line"));
+
+        act.Should().Throw<BudgetExceededException>().Which.Message.Split(Environment.NewLine).Should().Equal(
+            "Api.DelayAsync.ServerBytesPerRequest: 2,312 B/request > budget 1,500 (+54%)",
+            "  attribution unavailable: the diagnosis failed: InvalidOperationException: no session");
+        ResultStore.ReadAll(_gate.Store.ResultsPath).Single().Verdict.Should().Be(BudgetVerdict.Fail);
+    }
+
+    [Fact]
+    public void A_diagnosis_that_hangs_is_abandoned_and_the_budget_failure_is_reported()
+    {
+        var gate = new BudgetGate(_gate.Book, _gate.Store, requireOptimizedBuild: false) { DiagnosisTimeout = TimeSpan.FromMilliseconds(100) };
+        using var release = new ManualResetEventSlim();
+
+        var act = () => gate.Check("Zero.Bytes", 8, diagnose: () =>
+        {
+            release.Wait();
+            return new Attribution("never", []);
+        });
+
+        act.Should().Throw<BudgetExceededException>().Which.Message.Should().Be(
+            "Zero.Bytes: 8 B/op > budget 0 (over a zero budget)" + Environment.NewLine + "  attribution unavailable: the diagnosis took longer than 0.1 s");
+        release.Set();
+    }
+
+    [Fact]
+    public void CheckAll_diagnoses_only_the_broken_budgets()
+    {
+        var diagnosed = new List<string>();
+        Func<Attribution> For(string name) => () =>
+        {
+            diagnosed.Add(name);
+            return new Attribution($"what broke {name}", []);
+        };
+
+        var act = () => _gate.CheckAll(
+            ("Api.DelayAsync.ServerBytesPerRequest", 2312, null, For("Api.DelayAsync.ServerBytesPerRequest")),
+            ("Zero.Bytes", 0, null, For("Zero.Bytes")));
+
+        act.Should().Throw<BudgetExceededException>().Which.Message.Split(Environment.NewLine).Should().Equal(
+            "Api.DelayAsync.ServerBytesPerRequest: 2,312 B/request > budget 1,500 (+54%)",
+            "  what broke Api.DelayAsync.ServerBytesPerRequest");
+        diagnosed.Should().Equal("Api.DelayAsync.ServerBytesPerRequest");
+    }
 }

@@ -1,4 +1,5 @@
 using PerfBudgets;
+using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using PerfGate.Tests.Workloads;
 using SystemUnderTest.HPack;
@@ -20,7 +21,8 @@ public sealed class HPackCpuTests
         handler.Reset();
 
         _gate.CheckCost("HPack.Decode.TypicalRequest.CpuCost", () => CpuMeter.PerOperation(() => decoder.Decode(typical, endHeaders: true, handler)),
-            $"{typical.Length}-byte block, 10 headers", Attempts);
+            $"{typical.Length}-byte block, 10 headers", Attempts,
+            () => CpuProfiler.PerOperation(() => decoder.Decode(typical, endHeaders: true, handler)).ToAttribution());
 
         (handler.Headers % 10).Should().Be(0, "every measured decode produced the block's 10 headers");
         handler.Headers.Should().BeGreaterThan(0);
@@ -34,7 +36,8 @@ public sealed class HPackCpuTests
         long headers = 0;
 
         _gate.CheckCost("HPack.Decode.Corpus.CpuCost", () => CpuMeter.PerOperation(() => headers = HPackWorkloads.DecodeCorpus(stories, counter)),
-            $"{stories.Sum(s => s.Length):N0} blocks per op, a new decoder per story", Attempts);
+            $"{stories.Sum(s => s.Length):N0} blocks per op, a new decoder per story", Attempts,
+            () => CpuProfiler.PerOperation(() => headers = HPackWorkloads.DecodeCorpus(stories, counter)).ToAttribution());
 
         headers.Should().BeGreaterThan(300_000, "the whole corpus was decoded");
     }
@@ -46,7 +49,8 @@ public sealed class HPackCpuTests
         long written = 0;
 
         _gate.CheckCost("HPack.Encode.GrpcResponse.CpuCost", () => CpuMeter.PerOperation(() => written += operation()),
-            "6 response headers + 2 trailers per op, warm encoder", Attempts);
+            "6 response headers + 2 trailers per op, warm encoder", Attempts,
+            () => CpuProfiler.PerOperation(() => written += operation()).ToAttribution());
 
         written.Should().BeGreaterThan(0);
     }
@@ -59,7 +63,8 @@ public sealed class HPackCpuTests
         long written = 0;
 
         _gate.CheckCost("HPack.Encode.RawData.CpuCost", () => CpuMeter.PerOperation(() => written = HPackWorkloads.EncodeRawCorpus(stories, buffer)),
-            $"{stories.Sum(s => s.Length):N0} raw-data blocks per op, a new encoder per story", Attempts);
+            $"{stories.Sum(s => s.Length):N0} raw-data blocks per op, a new encoder per story", Attempts,
+            () => CpuProfiler.PerOperation(() => written = HPackWorkloads.EncodeRawCorpus(stories, buffer)).ToAttribution());
 
         written.Should().BeGreaterThan(300_000, "every raw-data story was encoded");
     }

@@ -1,4 +1,5 @@
 using PerfBudgets;
+using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using SystemUnderTest.Json;
 
@@ -33,7 +34,8 @@ public sealed class JsonCpuTests
             var employee = EmployeeData.Single;
             Employee? back = null;
             _gate.CheckCost(budget, () => CpuMeter.PerOperation(() => back = strategy.RoundTrip(employee, strategies.Json.Employee)),
-                "serialize and deserialize one employee", attempts);
+                "serialize and deserialize one employee", attempts,
+                () => CpuProfiler.PerOperation(() => back = strategy.RoundTrip(employee, strategies.Json.Employee)).ToAttribution());
             back.Should().BeEquivalentTo(employee, "the measured round trip returns an equal employee");
         }
         else
@@ -41,7 +43,8 @@ public sealed class JsonCpuTests
             var list = EmployeeData.List(9);
             List<Employee>? back = null;
             _gate.CheckCost(budget, () => CpuMeter.PerOperation(() => back = strategy.RoundTrip(list, strategies.Json.List)),
-                "serialize and deserialize the 9-employee list", attempts);
+                "serialize and deserialize the 9-employee list", attempts,
+                () => CpuProfiler.PerOperation(() => back = strategy.RoundTrip(list, strategies.Json.List)).ToAttribution());
             back.Should().BeEquivalentTo(list, o => o.WithStrictOrdering(), "the measured round trip returns an equal list");
         }
     }
