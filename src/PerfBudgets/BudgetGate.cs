@@ -13,7 +13,11 @@ public sealed class BudgetGate
     private static readonly Lazy<BudgetGate> DefaultGate = new(() =>
     {
         var book = BudgetBook.LoadDefault();
-        return new BudgetGate(book, new ResultStore(ResultStore.DefaultDirectory(book.FilePath)));
+        return new BudgetGate(book, new ResultStore(ResultStore.DefaultDirectory(book.FilePath)))
+        {
+            Baseline = BaselineResults.FromEnvironment(),
+            BaselineStrict = BaselineResults.StrictFromEnvironment(),
+        };
     });
 
     /// <summary>Creates a gate over <paramref name="book"/> that records into <paramref name="store"/>.</summary>
@@ -44,6 +48,23 @@ public sealed class BudgetGate
     public ResultStore Store { get; }
 
     /// <summary>
+    /// The earlier run this one is compared with (<c>PERF_BASELINE</c> for <see cref="Default"/>), or null. A budget
+    /// within its limit but worse than the baseline by more than its noise threshold
+    /// (<see cref="BudgetBook.NoiseThreshold(string)"/>) is recorded as <see cref="BudgetVerdict.Warn"/> and raises
+    /// <see cref="Warning"/>.
+    /// </summary>
+    public BaselineResults? Baseline { get; init; }
+
+    /// <summary>When true (<c>PERF_BASELINE_STRICT=1</c> for <see cref="Default"/>), a baseline warning is a failure instead.</summary>
+    public bool BaselineStrict { get; init; }
+
+    /// <summary>
+    /// Raised with the one-line text of every baseline warning (it is also written to standard error). A test suite
+    /// can forward it to its framework's warnings, e.g. xunit v3's <c>TestContext.Current.AddWarning</c>.
+    /// </summary>
+    public static event EventHandler<string>? Warning;
+
+    /// <summary>
     /// Records <paramref name="measured"/> against the budget <paramref name="budgetName"/> and throws when it is broken.
     /// </summary>
     /// <param name="budgetName">A name defined in <c>budgets.json</c>; an undefined name throws <see cref="BudgetFileException"/>.</param>
@@ -59,12 +80,27 @@ public sealed class BudgetGate
         }
 
         var met = budget.IsMet(measured);
+        var comparison = Compare(budget, measured);
+        var flagged = met && comparison is { Flagged: true };
+        var verdict = !met || (flagged && BaselineStrict) ? BudgetVerdict.Fail : flagged ? BudgetVerdict.Warn : BudgetVerdict.Pass;
         var result = new BudgetResult(budget.Name, budget.Kind, measured, budget.Limit, budget.Unit,
-            met ? BudgetVerdict.Pass : BudgetVerdict.Fail, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail);
+            verdict, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail) { Baseline = comparison };
         Store.Record(result);
         if (!met)
         {
             throw new BudgetExceededException(FailureLine(budget, measured, detail));
+        }
+
+        if (flagged)
+        {
+            var line = comparison!.WarningLine(budget.Name, measured, budget.Unit);
+            if (BaselineStrict)
+            {
+                throw new BudgetExceededException($"{line} [{BaselineResults.StrictEnvironmentVariable}]");
+            }
+
+            Console.Error.WriteLine($"warning: {line}");
+            Warning?.Invoke(this, line);
         }
 
         return result;
@@ -139,6 +175,18 @@ public sealed class BudgetGate
         var result = new BudgetResult(name, "info", measured, null, unit, BudgetVerdict.Info, Book.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail);
         Store.Record(result);
         return result;
+    }
+
+    private BaselineComparison? Compare(Budget budget, double measured)
+    {
+        if (Baseline is null)
+        {
+            return null;
+        }
+
+        return Baseline.Figure(budget.Name) is { } figure
+            ? BaselineComparison.Compare(budget, Book.NoiseThreshold(budget.Name), measured, figure)
+            : BaselineComparison.Missing;
     }
 
     /// <summary>The one-line failure text: name, measured, comparison, limit, overshoot, and the detail if any.</summary>
