@@ -91,7 +91,7 @@ public static class HtmlReport
             table { border-collapse: collapse; font-size: 13px; margin: 6px 0; }
             td, th { border: 1px solid #ddd; padding: 3px 8px; } td.n { text-align: right; }
             .fail { color: #c62828; font-weight: bold; } .warn { color: #b26a00; font-weight: bold; }
-            .note { color: #8a4b00; }
+            .note { color: #8a4b00; } summary { cursor: pointer; color: #555; font-size: 13px; }
             </style></head><body>
             <h1>PerfGate budgets</h1>
 
@@ -165,6 +165,9 @@ public static class HtmlReport
                 html.Append(CultureInfo.InvariantCulture, $"<figure class=\"bars\" data-component=\"{Encode(group.Key)}\">").Append(BarChart(gated)).Append("</figure>\n");
             }
 
+            // The bars carry each budget's figures; the table (with the informational figures) is folded away.
+            var open = group.Any(r => r.Verdict is BudgetVerdict.Fail or BudgetVerdict.Warn) ? " open" : string.Empty;
+            html.Append(CultureInfo.InvariantCulture, $"<details{open}><summary>{group.Count()} figures of {Encode(group.Key)}: measured, limit, verdict{(withBaseline ? ", baseline" : string.Empty)}</summary>\n");
             html.Append("<table><tr><th>Budget</th><th>Measured</th><th>Limit</th><th>Unit</th><th>Verdict</th>");
             if (withBaseline)
             {
@@ -185,7 +188,7 @@ public static class HtmlReport
                 html.Append("</tr>\n");
             }
 
-            html.Append("</table>\n");
+            html.Append("</table></details>\n");
         }
     }
 
@@ -231,7 +234,8 @@ public static class HtmlReport
         }
 
         var index = runs.Select((r, i) => (r.Run, i)).ToDictionary(x => x.Run, x => x.i + 1, StringComparer.Ordinal);
-        html.Append(CultureInfo.InvariantCulture, $"<p class=\"meta\">{runs.Count} runs recorded in history.jsonl, oldest first (run 1: {Encode(runs[0].Run)}, run {runs.Count}: {Encode(runs[^1].Run)}); the line is the measured figure, the dashed red line the limit in force; points are coloured by verdict.</p>\n<div class=\"grid\">\n");
+        var span = runs.Count == 1 ? $"1 run recorded in history.jsonl ({Encode(runs[0].Run)})" : $"{runs.Count} runs recorded in history.jsonl, oldest first (run 1: {Encode(runs[0].Run)}, run {runs.Count}: {Encode(runs[^1].Run)})";
+        html.Append(CultureInfo.InvariantCulture, $"<p class=\"meta\">{span}; the line is the measured figure, the dashed red line the limit in force; points are coloured by verdict.</p>\n<div class=\"grid\">\n");
         foreach (var budget in history.Where(h => h.Limit is not null).GroupBy(h => h.Budget).OrderBy(g => g.Key, StringComparer.Ordinal))
         {
             // The last figure of a budget in each run (a run may record a budget more than once).

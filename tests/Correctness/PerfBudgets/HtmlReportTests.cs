@@ -90,7 +90,7 @@ public sealed partial class HtmlReportTests : IDisposable
     {
         var html = System.IO.File.ReadAllText(HtmlReport.Write(_directory));
 
-        html.Should().Contain("1 runs recorded in history.jsonl");
+        html.Should().Contain("1 run recorded in history.jsonl");
         HistoryCharts().Matches(html).Select(m => m.Groups[1].Value).Should().BeEquivalentTo(
             ["Api.Endpoint.BytesPerRequest", "Api.Endpoint.RequestsPerSecond", "HPack.Decode.CpuCost", "HPack.Decode.BytesPerOp", "Json.Pool.Leak.Outstanding"]);
     }
