@@ -91,7 +91,7 @@ public static class HtmlReport
             table { border-collapse: collapse; font-size: 13px; margin: 6px 0; }
             td, th { border: 1px solid #ddd; padding: 3px 8px; } td.n { text-align: right; }
             .fail { color: #c62828; font-weight: bold; } .warn { color: #b26a00; font-weight: bold; }
-            .note { color: #8a4b00; } summary { cursor: pointer; color: #555; font-size: 13px; }
+            figure { margin: 0; } .note { color: #8a4b00; } summary { cursor: pointer; color: #555; font-size: 13px; }
             </style></head><body>
             <h1>PerfGate budgets</h1>
 
