@@ -23,6 +23,10 @@ public static class HtmlReport
 
     private const int ChartWidth = 1240;
 
+    // Room for a left axis's tick labels: OxyPlot measures text narrower than a browser draws it (and so would put an
+    // axis title over them, which is why the units are in the chart titles).
+    private const double LeftAxisMargin = 78;
+
     private static int _charts;
 
     /// <summary>Colour of a verdict, the same in every chart and table.</summary>
@@ -241,10 +245,10 @@ public static class HtmlReport
             // The last figure of a budget in each run (a run may record a budget more than once).
             var points = budget.GroupBy(h => h.RunId).Select(g => g.OrderBy(h => h.TimestampUtc).Last()).OrderBy(h => index[h.RunId]).ToList();
             var last = points[^1];
-            var model = NewModel(budget.Key);
+            var model = NewModel($"{budget.Key} ({last.Unit})");
             model.TitleFontSize = 11;
             model.Axes.Add(new LinearAxis { Position = AxisPosition.Bottom, Minimum = 0.5, Maximum = runs.Count + 0.5, MajorStep = Math.Max(1, Math.Ceiling(runs.Count / 8.0)), MinorStep = 1, Title = "run", FontSize = 10, StringFormat = "0" });
-            model.Axes.Add(new LinearAxis { Position = AxisPosition.Left, Title = last.Unit, FontSize = 10, MajorGridlineStyle = LineStyle.Dot, MinimumPadding = 0.1, MaximumPadding = 0.15 });
+            model.Axes.Add(new LinearAxis { Position = AxisPosition.Left, FontSize = 10, MajorGridlineStyle = LineStyle.Dot, MinimumPadding = 0.1, MaximumPadding = 0.15 });
             var limit = new LineSeries { Color = VerdictColor(BudgetVerdict.Fail), LineStyle = LineStyle.Dash, StrokeThickness = 1.2 };
             var measured = new LineSeries { Color = OxyColor.FromRgb(0x37, 0x47, 0x4f), StrokeThickness = 1.5 };
             var marks = new ScatterSeries { MarkerType = MarkerType.Circle, MarkerSize = 3.5 };
@@ -265,6 +269,7 @@ public static class HtmlReport
             }
 
             marks.ColorAxisKey = "verdicts";
+            model.PlotMargins = new OxyThickness(LeftAxisMargin, double.NaN, double.NaN, double.NaN);
             model.Series.Add(limit);
             model.Series.Add(measured);
             model.Series.Add(marks);
@@ -337,9 +342,9 @@ public static class HtmlReport
 
     private static string RateChart(LoadScenarioStats load, IReadOnlyList<double> rps)
     {
-        var model = NewModel("requests per second, 1-second buckets of the measured window");
+        var model = NewModel("requests per second (req/s), 1-second buckets of the measured window");
         model.Axes.Add(new LinearAxis { Position = AxisPosition.Bottom, Minimum = 0, Maximum = rps.Count, Title = "second", MajorGridlineStyle = LineStyle.Dot });
-        model.Axes.Add(new LinearAxis { Position = AxisPosition.Left, Minimum = 0, MaximumPadding = 0.15, Title = "req/s", MajorGridlineStyle = LineStyle.Dot, StringFormat = "#,0" });
+        model.Axes.Add(new LinearAxis { Position = AxisPosition.Left, Minimum = 0, MaximumPadding = 0.15, MajorGridlineStyle = LineStyle.Dot, StringFormat = "#,0" });
         var series = new StairStepSeries { Color = OxyColor.FromRgb(0x1e, 0x60, 0x9a), StrokeThickness = 1.5, VerticalStrokeThickness = 0.8 };
         for (var i = 0; i < rps.Count; i++)
         {
@@ -351,9 +356,10 @@ public static class HtmlReport
         model.Annotations.Add(new LineAnnotation { Type = LineAnnotationType.Horizontal, Y = load.AchievedRate, Color = OxyColors.Gray, LineStyle = LineStyle.Dot, Text = $"achieved {Figures.Format(load.AchievedRate)}" });
         if (load.TargetRate is { } target)
         {
-            model.Annotations.Add(new LineAnnotation { Type = LineAnnotationType.Horizontal, Y = target, Color = OxyColors.Black, LineStyle = LineStyle.Dash, Text = $"target {Figures.Format(target)}", TextHorizontalAlignment = HorizontalAlignment.Left });
+            model.Annotations.Add(new LineAnnotation { Type = LineAnnotationType.Horizontal, Y = target, Color = OxyColors.Black, LineStyle = LineStyle.Dash, Text = $"target {Figures.Format(target)}", TextLinePosition = 0, TextHorizontalAlignment = HorizontalAlignment.Left });
         }
 
+        model.PlotMargins = new OxyThickness(LeftAxisMargin, double.NaN, double.NaN, double.NaN);
         return Svg(model, 820, 230);
     }
 
