@@ -1,11 +1,19 @@
 // The gate's targets. `dotnet tool restore && dotnet cake` runs Default: Build → every suite → Report.
-// Arguments: --target=NAME, --configuration=Release|Debug, --profile=ci|local (PERF_PROFILE for the budgets).
+// Arguments: --target=NAME, --configuration=Release|Debug, --profile=ci|local (PERF_PROFILE for the budgets),
+// --baseline=PATH (PERF_BASELINE: compare with an earlier results.json), --baseline-ref=REF (the Baseline target's
+// branch to take the merge base with, default main).
 // No #addin or #tool directives: everything here runs offline with the SDK and Cake's built-in aliases.
 
 var target = Argument("target", "Default");
 var configuration = Argument("configuration", "Release");
 var profile = Argument("profile", EnvironmentVariable("PERF_PROFILE") ?? "ci");
 var benchFilter = Argument("bench-filter", "*");
+var baseline = Argument("baseline", EnvironmentVariable("PERF_BASELINE") ?? string.Empty);
+var baselineRef = Argument("baseline-ref", "main");
+
+// One id per `dotnet cake` invocation, shared by its test processes, so history.jsonl groups their results as one run.
+var runId = EnvironmentVariable("PERF_RUN_ID") ?? $"{DateTime.UtcNow:yyyyMMdd'T'HHmmss'Z'}-{Guid.NewGuid().ToString("N").Substring(0, 6)}";
+var commit = EnvironmentVariable("PERF_COMMIT") ?? Git("rev-parse HEAD", throwOnError: false);
 
 var solution = File("./PerfGate.slnx");
 var artifacts = Directory("./artifacts");
@@ -79,7 +87,44 @@ double WrkLatencyMs(IEnumerable<string> output, string percentile)
     return double.Parse(number, System.Globalization.CultureInfo.InvariantCulture) * unit;
 }
 
-void RunSuite(string suite)
+// The budget suites: what the Baseline target runs twice (the correctness suite measures nothing).
+var budgetSuites = new[] { "Alloc", "Cpu", "Load" };
+
+string Git(string arguments, bool throwOnError = true, string workingDirectory = ".")
+{
+    var exit = StartProcess("git", new ProcessSettings { Arguments = arguments, WorkingDirectory = workingDirectory, RedirectStandardOutput = true, RedirectStandardError = true }, out var output, out var errors);
+    if (exit != 0)
+    {
+        if (throwOnError)
+        {
+            throw new Exception($"git {arguments} failed ({exit}): {string.Join(Environment.NewLine, errors)}");
+        }
+
+        return null;
+    }
+
+    return string.Join(Environment.NewLine, output).Trim();
+}
+
+Dictionary<string, string> SuiteEnvironment(string baselinePath)
+{
+    var environment = new Dictionary<string, string> { ["PERF_PROFILE"] = profile, ["PERF_RUN_ID"] = runId };
+    if (!string.IsNullOrEmpty(commit))
+    {
+        environment["PERF_COMMIT"] = commit;
+    }
+
+    if (!string.IsNullOrWhiteSpace(baselinePath))
+    {
+        // An absolute path: the test processes run in their own folders. A missing file is reported by every budget
+        // test (PerfBudgets.BaselineFileException), never skipped.
+        environment["PERF_BASELINE"] = MakeAbsolute(File(baselinePath)).FullPath;
+    }
+
+    return environment;
+}
+
+void RunSuite(string suite, string baselinePath = null)
 {
     var settings = new DotNetTestSettings
     {
@@ -88,7 +133,7 @@ void RunSuite(string suite)
         NoRestore = true,
         ResultsDirectory = testResults,
         Loggers = new[] { $"trx;LogFileName={suite}.trx", "console;verbosity=normal" },
-        EnvironmentVariables = new Dictionary<string, string> { ["PERF_PROFILE"] = profile },
+        EnvironmentVariables = SuiteEnvironment(baselinePath ?? baseline),
     };
     try
     {
@@ -118,8 +163,16 @@ Task("Clean")
 });
 
 Task("Clean.Results")
-    .Description("Empties artifacts/budgets, so the report shows this run's measurements only.")
-    .Does(() => CleanDirectory(budgetResults));
+    .Description("Empties artifacts/budgets except history.jsonl, so the report shows this run's measurements only and the history of every run is kept.")
+    .Does(() =>
+{
+    EnsureDirectoryExists(budgetResults);
+    DeleteFiles(GetFiles($"{budgetResults}/*").Where(f => f.GetFilename().ToString() != "history.jsonl"));
+    foreach (var directory in System.IO.Directory.GetDirectories(MakeAbsolute(budgetResults).FullPath))
+    {
+        DeleteDirectory(directory, new DeleteDirectorySettings { Recursive = true, Force = true });
+    }
+});
 
 Task("Build")
     .Does(() =>
@@ -300,7 +353,7 @@ Task("Load.CrossCheck")
 });
 
 Task("Report")
-    .Description("Prints artifacts/budgets/summary.md: every budget of the last run, measured beside its limit.")
+    .Description("Prints artifacts/budgets/summary.md (every budget of the last run beside its limit, and its baseline when there was one) and writes artifacts/budgets/report.html.")
     .Does(() =>
 {
     var summary = budgetResults + File("summary.md");
@@ -312,6 +365,83 @@ Task("Report")
 
     Information(System.IO.File.ReadAllText(summary));
     Information($"Results: {budgetResults}/results.json (profile {profile}).");
+
+    // report.html from results.json and history.jsonl (tools/BudgetReport, built here if it is not up to date).
+    DotNetRun("./tools/BudgetReport/BudgetReport.csproj", new ProcessArgumentBuilder().AppendQuoted(MakeAbsolute(budgetResults).FullPath),
+        new DotNetRunSettings { Configuration = configuration });
+});
+
+Task("Baseline")
+    .Description("A/B run: the budget suites on `git merge-base HEAD main` (a temporary git worktree, results in a temporary folder), then on HEAD compared with them; prints the comparison.")
+    .IsDependentOn("Build")
+    .IsDependentOn("Clean.Results")
+    .Does(() =>
+{
+    var mergeBase = Git($"merge-base HEAD {baselineRef}");
+    var head = Git("rev-parse HEAD");
+    var temp = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "perfgate-baseline-" + Guid.NewGuid().ToString("N"));
+    var worktree = System.IO.Path.Combine(temp, "worktree");
+    var baselineResults = System.IO.Path.Combine(temp, "budgets");
+    Information($"Baseline: merge base of HEAD ({head.Substring(0, 10)}) and {baselineRef} is {mergeBase.Substring(0, 10)}{(mergeBase == head ? " = HEAD: a no-change A/B run" : string.Empty)}.");
+    System.IO.Directory.CreateDirectory(temp);
+    Git($"worktree add --detach \"{worktree}\" {mergeBase}");
+    try
+    {
+        // A: the merge base, built and measured in the worktree, writing its results into the temporary folder.
+        DotNetBuild(System.IO.Path.Combine(worktree, "PerfGate.slnx"), new DotNetBuildSettings { Configuration = configuration });
+        foreach (var suite in budgetSuites)
+        {
+            var environment = SuiteEnvironment(null);
+            environment["PERF_ARTIFACTS_DIR"] = baselineResults;
+            environment["PERF_RUN_ID"] = runId + "-baseline";
+            environment["PERF_COMMIT"] = mergeBase;
+            environment["PERF_BASELINE"] = string.Empty;
+            try
+            {
+                DotNetTest(System.IO.Path.Combine(worktree, "tests", suite, suite + ".csproj"), new DotNetTestSettings
+                {
+                    Configuration = configuration,
+                    NoBuild = true,
+                    NoRestore = true,
+                    Loggers = new[] { "console;verbosity=minimal" },
+                    EnvironmentVariables = environment,
+                });
+            }
+            catch (Exception e)
+            {
+                // A broken budget on the merge base still leaves its figures to compare with.
+                Warning($"Baseline {suite} on {mergeBase.Substring(0, 10)}: {e.Message}");
+            }
+        }
+
+        var baselineFile = System.IO.Path.Combine(baselineResults, "results.json");
+        if (!System.IO.File.Exists(baselineFile))
+        {
+            throw new Exception($"The baseline run on {mergeBase} wrote no {baselineFile}.");
+        }
+
+        // B: HEAD, compared with A. The baseline's results are kept beside this run's.
+        EnsureDirectoryExists(budgetResults);
+        CopyFile(baselineFile, budgetResults + File("baseline-results.json"));
+        foreach (var suite in budgetSuites)
+        {
+            RunSuite(suite, baselineFile);
+        }
+    }
+    finally
+    {
+        Git($"worktree remove --force \"{worktree}\"", throwOnError: false);
+        Git("worktree prune", throwOnError: false);
+        if (System.IO.Directory.Exists(temp))
+        {
+            System.IO.Directory.Delete(temp, recursive: true);
+        }
+    }
+
+    var summary = budgetResults + File("summary.md");
+    Information($"A/B: {mergeBase.Substring(0, 10)} ({baselineRef} merge base) against HEAD {head.Substring(0, 10)}; baseline figure and change per budget:");
+    Information(FileExists(summary) ? System.IO.File.ReadAllText(summary) : $"No {summary}: the HEAD run recorded nothing.");
+    FailIfAnySuiteFailed();
 });
 
 Task("Default")

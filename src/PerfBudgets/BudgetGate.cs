@@ -14,7 +14,11 @@ public sealed class BudgetGate
     private static readonly Lazy<BudgetGate> DefaultGate = new(() =>
     {
         var book = BudgetBook.LoadDefault();
-        return new BudgetGate(book, new ResultStore(ResultStore.DefaultDirectory(book.FilePath)));
+        return new BudgetGate(book, new ResultStore(ResultStore.DefaultDirectory(book.FilePath)))
+        {
+            Baseline = BaselineResults.FromEnvironment(),
+            BaselineStrict = BaselineResults.StrictFromEnvironment(),
+        };
     });
 
     /// <summary>Creates a gate over <paramref name="book"/> that records into <paramref name="store"/>.</summary>
@@ -45,6 +49,24 @@ public sealed class BudgetGate
     public ResultStore Store { get; }
 
     /// <summary>
+    /// The earlier run this one is compared with (<c>PERF_BASELINE</c> for <see cref="Default"/>), or null. A budget
+    /// within its limit but worse than the baseline by more than its noise threshold
+    /// (<see cref="BudgetBook.NoiseThreshold(string)"/>) is recorded as <see cref="BudgetVerdict.Warn"/> and raises
+    /// <see cref="Warning"/>; a failing allocation budget also names the types that changed since the baseline's
+    /// breakdown of it (<see cref="AttributionChange"/>).
+    /// </summary>
+    public BaselineResults? Baseline { get; init; }
+
+    /// <summary>When true (<c>PERF_BASELINE_STRICT=1</c> for <see cref="Default"/>), a baseline warning is a failure instead.</summary>
+    public bool BaselineStrict { get; init; }
+
+    /// <summary>
+    /// Raised with the one-line text of every baseline warning (it is also written to standard error). A test suite
+    /// can forward it to its framework's warnings, e.g. xunit v3's <c>TestContext.Current.AddWarning</c>.
+    /// </summary>
+    public static event EventHandler<string>? Warning;
+
+    /// <summary>
     /// Records <paramref name="measured"/> against the budget <paramref name="budgetName"/> and throws when it is broken.
     /// </summary>
     /// <param name="budgetName">A name defined in <c>budgets.json</c>; an undefined name throws <see cref="BudgetFileException"/>.</param>
@@ -67,13 +89,17 @@ public sealed class BudgetGate
 
         var met = budget.IsMet(measured);
         var attribution = diagnose is not null && (!met || DiagnoseAlways) ? Diagnose(diagnose) : null;
-        if (attribution is not null && !met && BaselineComparison.Describe(budget.Name, attribution, BaselineResultsPath) is { } change)
+        if (attribution is not null && !met && Baseline is not null
+            && AttributionChange.Describe(attribution, Baseline.Results.GetValueOrDefault(budget.Name)?.Attribution, Baseline.FilePath) is { } change)
         {
             attribution = attribution with { Change = change };
         }
 
+        var comparison = Compare(budget, measured);
+        var flagged = met && comparison is { Flagged: true };
+        var verdict = !met || (flagged && BaselineStrict) ? BudgetVerdict.Fail : flagged ? BudgetVerdict.Warn : BudgetVerdict.Pass;
         var result = new BudgetResult(budget.Name, budget.Kind, measured, budget.Limit, budget.Unit,
-            met ? BudgetVerdict.Pass : BudgetVerdict.Fail, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail, attribution);
+            verdict, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail, attribution) { Baseline = comparison };
         Store.Record(result);
         if (!met)
         {
@@ -81,6 +107,18 @@ public sealed class BudgetGate
             throw new BudgetExceededException(attribution is null ? line
                 : attribution.Change is null ? $"{line}{Environment.NewLine}  {attribution.Summary}"
                 : $"{line}{Environment.NewLine}  {attribution.Summary}{Environment.NewLine}  {attribution.Change}");
+        }
+
+        if (flagged)
+        {
+            var line = comparison!.WarningLine(budget.Name, measured, budget.Unit);
+            if (BaselineStrict)
+            {
+                throw new BudgetExceededException($"{line} [{BaselineResults.StrictEnvironmentVariable}]");
+            }
+
+            Console.Error.WriteLine($"warning: {line}");
+            Warning?.Invoke(this, line);
         }
 
         return result;
@@ -91,17 +129,11 @@ public sealed class BudgetGate
 
     /// <summary>
     /// When true, diagnoses run on passing budgets too and their breakdowns are recorded: a baseline for
-    /// <see cref="BaselineResultsPath"/> to compare a later failure with. Off by default (a passing run must not pay);
+    /// <see cref="Baseline"/> to compare a later failure with. Off by default (a passing run must not pay);
     /// on when <see cref="DiagnoseEnvironmentVariable"/> is <c>always</c>.
     /// </summary>
     public bool DiagnoseAlways { get; init; } =
         string.Equals(Environment.GetEnvironmentVariable(DiagnoseEnvironmentVariable), "always", StringComparison.OrdinalIgnoreCase);
-
-    /// <summary>
-    /// A <c>results.json</c> holding breakdowns of an earlier run (<see cref="BaselineComparison.EnvironmentVariable"/>);
-    /// a failing allocation budget then also says which types changed since (<see cref="BaselineComparison"/>).
-    /// </summary>
-    public string? BaselineResultsPath { get; init; } = Environment.GetEnvironmentVariable(BaselineComparison.EnvironmentVariable);
 
     /// <summary>How long a failing budget's diagnosis may take before the failure is reported without it.</summary>
     public TimeSpan DiagnosisTimeout { get; init; } = TimeSpan.FromSeconds(90);
@@ -206,7 +238,7 @@ public sealed class BudgetGate
     }
 
     /// <summary>
-    /// Runs a scenario measured against the wall clock (a load run) and checks its budgets with <see cref="CheckAll"/>.
+    /// Runs a scenario measured against the wall clock (a load run) and checks its budgets with <c>CheckAll</c>.
     /// When the only budgets it breaks are wall-clock kinds (latency, rates: <see cref="BudgetKind.IsWallClock"/>), the
     /// scenario runs again, up to <paramref name="maxAttempts"/> times in all, and the first attempt that meets every
     /// budget passes.
@@ -252,9 +284,21 @@ public sealed class BudgetGate
 
     /// <summary>
     /// Records a load scenario's statistics (rates, percentiles, per-second buckets, status codes, bytes, errors) in
-    /// <c>results.json</c> for reports. Its budgets are checked separately, with <see cref="CheckAll"/>.
+    /// <c>results.json</c> for reports. Its budgets are checked separately, with <c>CheckAll</c>.
     /// </summary>
     public void RecordLoad(Load.LoadResult result) => Store.RecordLoad(LoadReport.From(result));
+
+    private BaselineComparison? Compare(Budget budget, double measured)
+    {
+        if (Baseline is null)
+        {
+            return null;
+        }
+
+        return Baseline.Figure(budget.Name) is { } figure
+            ? BaselineComparison.Compare(budget, Book.NoiseThreshold(budget.Name), measured, figure)
+            : BaselineComparison.Missing;
+    }
 
     /// <summary>The one-line failure text: name, measured, comparison, limit, overshoot, and the detail if any.</summary>
     public static string FailureLine(Budget budget, double measured, string? detail = null)

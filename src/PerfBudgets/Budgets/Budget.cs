@@ -17,6 +17,12 @@ public sealed record Budget(
     string Profile,
     string Description)
 {
+    /// <summary>The budget's own noise threshold (<c>noise</c> in the file), overriding its kind's; null when it has none.</summary>
+    public double? Noise { get; init; }
+
+    /// <summary>The budget's absolute noise floor (<c>noiseAbsolute</c>, in its unit): smaller changes are never flagged.</summary>
+    public double NoiseAbsolute { get; init; }
+
     /// <summary>True when <paramref name="measured"/> is within the limit.</summary>
     public bool IsMet(double measured) =>
         !double.IsNaN(measured) && (Direction == BudgetDirection.AtMost ? measured <= Limit : measured >= Limit);

@@ -11,17 +11,20 @@ namespace PerfBudgets.Budgets;
 /// <code>
 /// {
 ///   "profiles": [ "ci", "local" ],
+///   "noise": { "allocated-bytes-per-op": 0.02, "cpu-cost-max": 0.5 },
 ///   "budgets": [
 ///     { "name": "Api.DelayAsync.ServerBytesPerRequest", "kind": "allocated-bytes-per-op",
 ///       "limit": 1500, "unit": "B/request", "description": "why, and how the limit was set",
-///       "profiles": { "local": 1400 } }
+///       "profiles": { "local": 1400 }, "noise": 0.03, "noiseAbsolute": 0 }
 ///   ],
 ///   "parameters": [
 ///     { "name": "Load.Api.DurationSeconds", "value": 8, "profiles": { "local": 60 } }
 ///   ]
 /// }
 /// </code>
-/// A profile override replaces the limit (or value) for that profile only. Every error names the file and the entry.
+/// A profile override replaces the limit (or value) for that profile only. <c>noise</c> (per kind, optional per budget)
+/// and <c>noiseAbsolute</c> (per budget) are the run-to-run spread a comparison with a baseline tolerates
+/// (<see cref="NoiseThreshold(string)"/>). Every error names the file and the entry.
 /// </remarks>
 public sealed class BudgetBook
 {
@@ -33,13 +36,32 @@ public sealed class BudgetBook
 
     private readonly Dictionary<string, Budget> _budgets;
     private readonly Dictionary<string, double> _parameters;
+    private readonly Dictionary<string, double> _noise;
 
-    private BudgetBook(string path, string profile, Dictionary<string, Budget> budgets, Dictionary<string, double> parameters)
+    private BudgetBook(string path, string profile, Dictionary<string, Budget> budgets, Dictionary<string, double> parameters, Dictionary<string, double> noise)
     {
+        _noise = noise;
         FilePath = path;
         Profile = profile;
         _budgets = budgets;
         _parameters = parameters;
+    }
+
+    /// <summary>
+    /// The noise threshold of the budget <paramref name="name"/>: its own <c>noise</c> if it has one, else the one for its
+    /// kind in the file's <c>noise</c> object; throws when neither is defined (there is no default threshold).
+    /// </summary>
+    public NoiseThreshold NoiseThreshold(string name)
+    {
+        var budget = Get(name);
+        if (budget.Noise is { } own)
+        {
+            return new NoiseThreshold(own, budget.NoiseAbsolute, "budget");
+        }
+
+        return _noise.TryGetValue(budget.Kind, out var byKind)
+            ? new NoiseThreshold(byKind, budget.NoiseAbsolute, "kind")
+            : throw new BudgetFileException($"{FilePath} defines no noise threshold for budget '{name}': add \"{budget.Kind}\" to the top-level 'noise' object, or a 'noise' field to the budget.");
     }
 
     /// <summary>The file the budgets were read from.</summary>
@@ -163,7 +185,10 @@ public sealed class BudgetBook
                 var limit = ResolveNumber(entry, "limit", profile, profiles, where);
                 var unit = RequiredString(entry, "unit", sourceName, where);
                 var description = entry.TryGetProperty("description", out var d) && d.ValueKind == JsonValueKind.String ? d.GetString()! : string.Empty;
-                if (!budgets.TryAdd(name, new Budget(name, kind, direction, limit, unit, profile, description)))
+                var noise = OptionalNonNegative(entry, "noise", where);
+                var noiseAbsolute = OptionalNonNegative(entry, "noiseAbsolute", where) ?? 0;
+                var budget = new Budget(name, kind, direction, limit, unit, profile, description) { Noise = noise, NoiseAbsolute = noiseAbsolute };
+                if (!budgets.TryAdd(name, budget))
                 {
                     throw new BudgetFileException($"{where} is defined twice.");
                 }
@@ -183,8 +208,46 @@ public sealed class BudgetBook
                 }
             }
 
-            return new BudgetBook(sourceName, profile, budgets, parameters);
+            return new BudgetBook(sourceName, profile, budgets, parameters, ReadNoise(root, sourceName));
         }
+    }
+
+    private static Dictionary<string, double> ReadNoise(JsonElement root, string sourceName)
+    {
+        var noise = new Dictionary<string, double>(StringComparer.Ordinal);
+        if (!root.TryGetProperty("noise", out var section))
+        {
+            return noise;
+        }
+
+        if (section.ValueKind != JsonValueKind.Object)
+        {
+            throw new BudgetFileException($"{sourceName}: 'noise' must be an object of budget kind to threshold (a fraction, e.g. 0.15).");
+        }
+
+        foreach (var entry in section.EnumerateObject())
+        {
+            if (!BudgetKind.TryGetDirection(entry.Name, out _))
+            {
+                throw new BudgetFileException($"{sourceName}: 'noise' names unknown kind '{entry.Name}'. Known kinds: {string.Join(", ", BudgetKind.All)}.");
+            }
+
+            noise[entry.Name] = OptionalNonNegative(section, entry.Name, $"{sourceName}: 'noise'")!.Value;
+        }
+
+        return noise;
+    }
+
+    private static double? OptionalNonNegative(JsonElement entry, string property, string where)
+    {
+        if (!entry.TryGetProperty(property, out var value))
+        {
+            return null;
+        }
+
+        return value.ValueKind == JsonValueKind.Number && value.GetDouble() >= 0
+            ? value.GetDouble()
+            : throw new BudgetFileException($"{where}: '{property}' must be a number at least 0.");
     }
 
     private static HashSet<string> ReadProfiles(JsonElement root, string sourceName)

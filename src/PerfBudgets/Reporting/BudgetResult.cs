@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace PerfBudgets.Reporting;
 
 /// <summary>One recorded measurement, written to <c>results.json</c> whether it passed or not.</summary>
@@ -23,4 +25,9 @@ public sealed record BudgetResult(
     DateTimeOffset TimestampUtc,
     MachineInfo Machine,
     string? Detail,
-    Attribution? Attribution = null);
+    Attribution? Attribution = null)
+{
+    /// <summary>The comparison with the baseline run (<c>PERF_BASELINE</c>), or null when no baseline was given.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public BaselineComparison? Baseline { get; init; }
+}

@@ -11,4 +11,7 @@ public enum BudgetVerdict
 
     /// <summary>Reported for contrast, not gated.</summary>
     Info,
+
+    /// <summary>Within the budget, but worse than the baseline run by more than the budget's noise threshold (<c>PERF_BASELINE</c>).</summary>
+    Warn,
 }

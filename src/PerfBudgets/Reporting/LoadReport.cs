@@ -1,8 +1,13 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
 using PerfBudgets.Load;
 
 namespace PerfBudgets.Reporting;
 
-/// <summary>One load scenario's statistics as written to the <c>loads</c> array of <c>results.json</c>, for reports.</summary>
+/// <summary>
+/// One load scenario's statistics as written to the top-level <c>loads</c> array of <c>results.json</c> (camelCase), and
+/// as the report reads them back. Reading is tolerant: a file without <c>loads</c> has no load section.
+/// </summary>
 /// <param name="Scenario">The scenario's name.</param>
 /// <param name="Model"><c>closed</c>, <c>open</c> or <c>mixed</c>.</param>
 /// <param name="Phases">The phases as run.</param>
@@ -36,17 +41,23 @@ public sealed record LoadReport(
     long Failed,
     long NotSent,
     long Abandoned,
-    IReadOnlyDictionary<string, double> LatencyMs,
+    LatencyPercentiles? LatencyMs,
     double ScheduleLagP99Ms,
     int PeakInFlight,
-    IReadOnlyList<double> RpsPerSecond,
-    IReadOnlyDictionary<string, long> StatusCodes,
+    IReadOnlyList<double>? RpsPerSecond,
+    IReadOnlyDictionary<string, long>? StatusCodes,
     long BytesSent,
     long BytesReceived,
-    IReadOnlyDictionary<string, long> Errors,
-    DateTimeOffset TimestampUtc,
-    MachineInfo Machine)
+    IReadOnlyDictionary<string, long>? Errors,
+    DateTimeOffset? TimestampUtc,
+    MachineInfo? Machine)
 {
+    private static readonly JsonSerializerOptions ReadOptions = new()
+    {
+        PropertyNameCaseInsensitive = true,
+        NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals | JsonNumberHandling.AllowReadingFromString,
+    };
+
     /// <summary>The report of <paramref name="result"/>, stamped now.</summary>
     public static LoadReport From(LoadResult result)
     {
@@ -63,15 +74,7 @@ public sealed record LoadReport(
             result.Failed,
             result.NotSent,
             result.Abandoned,
-            new Dictionary<string, double>
-            {
-                ["p50"] = result.P50Ms,
-                ["p75"] = result.P75Ms,
-                ["p90"] = result.P90Ms,
-                ["p95"] = result.P95Ms,
-                ["p99"] = result.P99Ms,
-                ["max"] = result.MaxMs,
-            },
+            new LatencyPercentiles(result.P50Ms, result.P75Ms, result.P90Ms, result.P95Ms, result.P99Ms, result.MaxMs),
             result.ScheduleLagP99Ms,
             result.PeakInFlight,
             result.RequestsPerSecondBuckets,
@@ -81,5 +84,58 @@ public sealed record LoadReport(
             result.Errors,
             DateTimeOffset.UtcNow,
             MachineInfo.Current);
+    }
+
+    /// <summary>
+    /// The <c>loads</c> array of the results file at <paramref name="resultsPath"/>; empty when the file or the array is
+    /// absent. An entry that cannot be read (no scenario name, wrong types) is skipped and counted in <paramref name="skipped"/>.
+    /// </summary>
+    public static List<LoadReport> ReadAll(string resultsPath, out int skipped)
+    {
+        skipped = 0;
+        var loads = new List<LoadReport>();
+        if (!File.Exists(resultsPath))
+        {
+            return loads;
+        }
+
+        JsonDocument document;
+        try
+        {
+            document = JsonDocument.Parse(File.ReadAllText(resultsPath));
+        }
+        catch (JsonException)
+        {
+            return loads;
+        }
+
+        using (document)
+        {
+            if (document.RootElement.ValueKind != JsonValueKind.Object
+                || !document.RootElement.TryGetProperty("loads", out var array)
+                || array.ValueKind != JsonValueKind.Array)
+            {
+                return loads;
+            }
+
+            foreach (var entry in array.EnumerateArray())
+            {
+                try
+                {
+                    if (entry.Deserialize<LoadReport>(ReadOptions) is { Scenario.Length: > 0 } stats)
+                    {
+                        loads.Add(stats);
+                        continue;
+                    }
+                }
+                catch (Exception e) when (e is JsonException or InvalidOperationException)
+                {
+                }
+
+                skipped++;
+            }
+        }
+
+        return loads;
     }
 }

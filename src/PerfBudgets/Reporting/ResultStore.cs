@@ -11,7 +11,8 @@ namespace PerfBudgets.Reporting;
 /// Several test processes (one per test project) write to the same folder one after another, so each write
 /// merges into the file under an exclusive lock file: the newest result for a budget replaces the older one and
 /// results of other budgets are kept. Each process also appends its own rows to <c>GITHUB_STEP_SUMMARY</c> when
-/// that variable is set, once, as it exits.
+/// that variable is set, once, as it exits. Every result is also appended, as one JSON line with its run id, to
+/// <c>history.jsonl</c> in the same folder, which nothing here ever truncates.
 /// </remarks>
 public sealed class ResultStore
 {
@@ -25,6 +26,8 @@ public sealed class ResultStore
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
         Converters = { new JsonStringEnumConverter(JsonNamingPolicy.KebabCaseLower) },
     };
+
+    private static readonly JsonSerializerOptions HistoryOptions = new(JsonOptions) { WriteIndented = false };
 
     private readonly object _gate = new();
     private readonly List<BudgetResult> _thisProcess = [];
@@ -45,6 +48,9 @@ public sealed class ResultStore
 
     /// <summary>Path of <c>summary.md</c>.</summary>
     public string SummaryPath => Path.Combine(Directory, "summary.md");
+
+    /// <summary>Path of <c>history.jsonl</c>: one line per recorded result of every run, oldest first.</summary>
+    public string HistoryPath => Path.Combine(Directory, "history.jsonl");
 
     /// <summary>The default folder: <see cref="DirectoryEnvironmentVariable"/>, else <c>artifacts/budgets</c> beside the budget file.</summary>
     public static string DefaultDirectory(string budgetFilePath)
@@ -68,7 +74,9 @@ public sealed class ResultStore
                 var all = file.Results.Where(r => r.Budget != result.Budget).Append(result).ToList();
                 all.Sort((a, b) => string.CompareOrdinal(a.Budget, b.Budget));
                 return file with { Results = all };
-            });
+            },
+            // Under the same lock file, so the lines of the test processes never interleave.
+            () => File.AppendAllText(HistoryPath, JsonSerializer.Serialize(HistoryEntry.Of(result), HistoryOptions) + "\n", new UTF8Encoding(false)));
         }
     }
 
@@ -87,8 +95,55 @@ public sealed class ResultStore
         }
     }
 
-    /// <summary>Reads the load scenarios of a results file written by this class; an absent file reads as empty.</summary>
-    public static List<LoadReport> ReadLoads(string resultsPath) => ReadFile(resultsPath).Loads?.ToList() ?? [];
+
+    /// <summary>
+    /// Parses the text of a <c>results.json</c>; unlike <see cref="ReadAll"/> it throws <see cref="JsonException"/> when
+    /// the text is not one (a baseline must not be read as empty by mistake).
+    /// </summary>
+    public static IReadOnlyList<BudgetResult> Parse(string json)
+    {
+        ArgumentNullException.ThrowIfNull(json);
+        var file = JsonSerializer.Deserialize<ResultsFile>(json, JsonOptions);
+        return file?.Results ?? throw new JsonException("no 'results' array");
+    }
+
+    /// <summary>
+    /// Reads <c>history.jsonl</c>, oldest first; an absent file reads as empty, and a line that is not a history entry
+    /// (a run killed mid-write) is skipped and counted in <paramref name="skipped"/>.
+    /// </summary>
+    public static List<HistoryEntry> ReadHistory(string historyPath, out int skipped)
+    {
+        skipped = 0;
+        var entries = new List<HistoryEntry>();
+        if (!File.Exists(historyPath))
+        {
+            return entries;
+        }
+
+        foreach (var line in File.ReadLines(historyPath))
+        {
+            if (string.IsNullOrWhiteSpace(line))
+            {
+                continue;
+            }
+
+            try
+            {
+                if (JsonSerializer.Deserialize<HistoryEntry>(line, HistoryOptions) is { Budget: not null, RunId: not null } entry)
+                {
+                    entries.Add(entry);
+                    continue;
+                }
+            }
+            catch (JsonException)
+            {
+            }
+
+            skipped++;
+        }
+
+        return entries;
+    }
 
     /// <summary>Reads a results file written by this class; an absent file reads as empty.</summary>
     public static List<BudgetResult> ReadAll(string resultsPath) => ReadFile(resultsPath).Results.ToList();
@@ -113,13 +168,14 @@ public sealed class ResultStore
     }
 
     // Under the lock file: read, change, write both files, so the test processes never lose each other's rows.
-    private void Update(Func<ResultsFile, ResultsFile> change)
+    private void Update(Func<ResultsFile, ResultsFile> change, Action? alsoUnderLock = null)
     {
         System.IO.Directory.CreateDirectory(Directory);
         using var fileLock = AcquireLock();
         var file = change(ReadFile(ResultsPath));
         WriteAtomically(ResultsPath, JsonSerializer.Serialize(file, JsonOptions));
         WriteAtomically(SummaryPath, SummaryTable.Render(file.Results));
+        alsoUnderLock?.Invoke();
     }
 
     private FileStream AcquireLock()

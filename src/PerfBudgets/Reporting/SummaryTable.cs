@@ -5,28 +5,39 @@ namespace PerfBudgets.Reporting;
 /// <summary>Renders results as the Markdown table of <c>summary.md</c>.</summary>
 public static class SummaryTable
 {
-    /// <summary>One row per result, failures first so a reviewer sees them at the top.</summary>
+    /// <summary>
+    /// One row per result, failures first (then baseline warnings) so a reviewer sees them at the top. When any result
+    /// was compared with a baseline (<c>PERF_BASELINE</c>), a column after the verdict gives the baseline figure and the
+    /// signed change, <c>—</c> where the baseline has no such figure.
+    /// </summary>
     public static string Render(IEnumerable<BudgetResult> results)
     {
         ArgumentNullException.ThrowIfNull(results);
         var rows = results
-            .OrderBy(r => r.Verdict == BudgetVerdict.Fail ? 0 : 1)
+            .OrderBy(r => r.Verdict switch { BudgetVerdict.Fail => 0, BudgetVerdict.Warn => 1, _ => 2 })
             .ThenBy(r => r.Budget, StringComparer.Ordinal)
             .ToList();
+        var withBaseline = rows.Any(r => r.Baseline is not null);
         var text = new StringBuilder();
-        text.AppendLine("| Budget | Measured | Limit | Unit | Verdict | Profile | Cores | Measured at (UTC) |");
-        text.AppendLine("|---|---:|---:|---|---|---|---:|---|");
+        text.AppendLine(withBaseline
+            ? "| Budget | Measured | Limit | Unit | Verdict | Baseline (change) | Profile | Cores | Measured at (UTC) |"
+            : "| Budget | Measured | Limit | Unit | Verdict | Profile | Cores | Measured at (UTC) |");
+        text.AppendLine(withBaseline ? "|---|---:|---:|---|---|---:|---|---:|---|" : "|---|---:|---:|---|---|---|---:|---|");
         foreach (var r in rows)
         {
             var limit = r.Limit is { } l ? $"{(r.Kind.EndsWith("-min", StringComparison.Ordinal) ? "≥ " : "≤ ")}{Figures.Format(l)}" : "—";
             var verdict = r.Verdict switch
             {
                 BudgetVerdict.Pass => "pass",
+                BudgetVerdict.Fail when r.Baseline is { Flagged: true } && IsWithinLimit(r) =>
+                    $"**FAIL** ({BaselineComparison.Percent(r.Baseline.WorsePercent ?? 0)} worse than baseline, strict)",
                 BudgetVerdict.Fail => $"**FAIL** {Figures.Overshoot(r.Measured, r.Limit ?? 0)}",
+                BudgetVerdict.Warn => $"**warn** ({WorseText(r.Baseline)} than baseline, noise {BaselineComparison.Percent(r.Baseline?.NoisePercent ?? 0)})",
                 _ => "info",
             };
+            var delta = withBaseline ? $" {r.Baseline?.DeltaCell() ?? "—"} |" : string.Empty;
             text.Append(System.Globalization.CultureInfo.InvariantCulture,
-                $"| {r.Budget} | {Figures.Format(r.Measured)} | {limit} | {r.Unit} | {verdict} | {r.Profile} | {r.Machine.LogicalCores} | {r.TimestampUtc:yyyy-MM-dd HH:mm:ss} |");
+                $"| {r.Budget} | {Figures.Format(r.Measured)} | {limit} | {r.Unit} | {verdict} |{delta} {r.Profile} | {r.Machine.LogicalCores} | {r.TimestampUtc:yyyy-MM-dd HH:mm:ss} |");
             text.AppendLine();
         }
 
@@ -66,4 +77,10 @@ public static class SummaryTable
             }
         }
     }
+
+    private static bool IsWithinLimit(BudgetResult r) =>
+        r.Limit is { } l && (r.Kind.EndsWith("-min", StringComparison.Ordinal) ? r.Measured >= l : r.Measured <= l);
+
+    private static string WorseText(BaselineComparison? c) =>
+        c?.WorsePercent is { } w && !double.IsInfinity(w) ? $"{BaselineComparison.Percent(w)} worse" : "worse";
 }

@@ -1,6 +1,5 @@
 using PerfBudgets;
 using PerfBudgets.Budgets;
-using PerfBudgets.Diagnosing;
 using PerfBudgets.Reporting;
 
 namespace PerfGate.Tests.Correctness.PerfBudgets;
@@ -10,52 +9,176 @@ public sealed class BaselineComparisonTests : IDisposable
     private const string File = """
         {
           "profiles": ["ci"],
-          "budgets": [ { "name": "Json.Endpoint.Employees9.ServerBytesPerRequest", "kind": "allocated-bytes-per-op", "limit": 6257, "unit": "B/request" } ]
+          "noise": { "cpu-cost-max": 0.15, "requests-per-second-min": 0.2, "allocated-bytes-per-op": 0.02 },
+          "budgets": [
+            { "name": "Base.Decode.CpuCost", "kind": "cpu-cost-max", "limit": 150, "unit": "cal/op" },
+            { "name": "Base.Endpoint.RequestsPerSecond", "kind": "requests-per-second-min", "limit": 1000, "unit": "req/s" },
+            { "name": "Base.New.BytesPerOp", "kind": "allocated-bytes-per-op", "limit": 100, "unit": "B/op" },
+            { "name": "Base.Noisy.BytesPerOp", "kind": "allocated-bytes-per-op", "limit": 1, "unit": "B/op", "noiseAbsolute": 0.25 }
+          ]
         }
         """;
 
     private readonly string _directory = Path.Combine(Path.GetTempPath(), "perfgate-baseline-tests-" + Guid.NewGuid().ToString("N"));
+    private readonly BudgetBook _book = BudgetBook.Parse(File, "budgets.json", "ci");
+    private readonly string _baselinePath;
 
-    public void Dispose()
+    public BaselineComparisonTests()
     {
-        if (Directory.Exists(_directory))
+        // The earlier run: written by a gate exactly as a real run writes results.json.
+        var earlier = new BudgetGate(_book, new ResultStore(Path.Combine(_directory, "earlier")), requireOptimizedBuild: false);
+        earlier.Check("Base.Decode.CpuCost", 94);
+        earlier.Check("Base.Endpoint.RequestsPerSecond", 5000);
+        earlier.Check("Base.Noisy.BytesPerOp", 0);
+        _baselinePath = earlier.Store.ResultsPath;
+    }
+
+    public void Dispose() => Directory.Delete(_directory, recursive: true);
+
+    private BudgetGate Gate(bool strict = false) =>
+        new(_book, new ResultStore(Path.Combine(_directory, "now")), requireOptimizedBuild: false)
         {
-            Directory.Delete(_directory, recursive: true);
+            Baseline = BaselineResults.Load(_baselinePath),
+            BaselineStrict = strict,
+        };
+
+    [Fact]
+    public void A_figure_30_percent_worse_than_the_baseline_within_its_limit_is_a_warning_with_its_delta()
+    {
+        var gate = Gate();
+        var warnings = new List<string>();
+        void OnWarning(object? sender, string line)
+        {
+            if (ReferenceEquals(sender, gate))
+            {
+                warnings.Add(line);
+            }
         }
+
+        BudgetGate.Warning += OnWarning;
+        BudgetResult result;
+        try
+        {
+            result = gate.Check("Base.Decode.CpuCost", 123);
+        }
+        finally
+        {
+            BudgetGate.Warning -= OnWarning;
+        }
+
+        result.Verdict.Should().Be(BudgetVerdict.Warn);
+        result.Baseline.Should().NotBeNull();
+        result.Baseline!.Baseline.Should().Be(94);
+        result.Baseline.ChangePercent.Should().BeApproximately(30.85, 0.01);
+        warnings.Should().Equal("Base.Decode.CpuCost: 123 cal/op is 31% worse than the baseline 94 (noise threshold 15%)");
+
+        var recorded = ResultStore.ReadAll(gate.Store.ResultsPath).Single();
+        recorded.Verdict.Should().Be(BudgetVerdict.Warn);
+        recorded.Baseline!.Flagged.Should().BeTrue();
+        var summary = System.IO.File.ReadAllText(gate.Store.SummaryPath);
+        summary.Should().Contain("| Baseline (change) |");
+        summary.Should().Contain("| Base.Decode.CpuCost | 123 | ≤ 150 | cal/op | **warn** (31% worse than baseline, noise 15%) | 94 (+31%) |");
     }
 
-    // A breakdown as the allocation profiler records it: 400 samples of a type that is 400 B/op is ±20 B (1/√400 = 5%).
-    private static Attribution Breakdown(params (string Name, double Bytes, int Samples)[] types) =>
-        new("top types per op: …", types.Select(t => new AttributionEntry(t.Name, t.Bytes, "B/op", null, t.Samples)).ToList());
-
     [Fact]
-    public void A_failure_names_the_type_added_since_the_baseline_and_not_the_sampling_noise()
+    public void With_strict_the_same_figure_fails_naming_the_baseline_and_the_threshold()
     {
-        var book = BudgetBook.Parse(File, "budgets.json", "ci");
-        var baselineStore = new ResultStore(Path.Combine(_directory, "baseline"));
-        var baselineGate = new BudgetGate(book, baselineStore, requireOptimizedBuild: false) { DiagnoseAlways = true };
-        baselineGate.Check("Json.Endpoint.Employees9.ServerBytesPerRequest", 6045, diagnose: () =>
-            Breakdown(("Microsoft.AspNetCore.Mvc.ModelBinding.DefaultModelBindingContext", 400, 400), ("System.String", 310, 300), ("System.Byte[]", 8, 2)));
-        ResultStore.ReadAll(baselineStore.ResultsPath).Single().Attribution.Should().NotBeNull("PERF_DIAGNOSE=always records passing breakdowns");
+        var gate = Gate(strict: true);
 
-        var gate = new BudgetGate(book, new ResultStore(Path.Combine(_directory, "now")), requireOptimizedBuild: false) { BaselineResultsPath = baselineStore.ResultsPath };
-        var act = () => gate.Check("Json.Endpoint.Employees9.ServerBytesPerRequest", 6325, diagnose: () =>
-            Breakdown(("Microsoft.AspNetCore.Mvc.ModelBinding.DefaultModelBindingContext", 410, 410), ("System.String", 300, 290), ("System.Byte[]", 290, 90)));
+        var act = () => gate.Check("Base.Decode.CpuCost", 123);
 
-        var lines = act.Should().Throw<BudgetExceededException>().Which.Message.Split(Environment.NewLine);
-        lines.Should().HaveCount(3);
-        lines[2].Should().Be("  vs baseline: System.Byte[] +282 B/op (±31)");
+        act.Should().Throw<BudgetExceededException>().Which.Message.Should()
+            .Be("Base.Decode.CpuCost: 123 cal/op is 31% worse than the baseline 94 (noise threshold 15%) [PERF_BASELINE_STRICT]");
+        ResultStore.ReadAll(gate.Store.ResultsPath).Single().Verdict.Should().Be(BudgetVerdict.Fail);
+        System.IO.File.ReadAllText(gate.Store.SummaryPath).Should().Contain("**FAIL** (31% worse than baseline, strict)");
     }
 
     [Fact]
-    public void Without_a_baseline_there_is_no_comparison_and_a_missing_breakdown_is_said()
+    public void A_change_within_the_noise_or_for_the_better_passes_and_still_shows_its_delta()
     {
-        var current = Breakdown(("System.Byte[]", 290, 90));
-        BaselineComparison.Describe("X", current, null).Should().BeNull();
+        var gate = Gate(strict: true);
 
-        var store = new ResultStore(_directory);
-        new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), store, requireOptimizedBuild: false).Check("Json.Endpoint.Employees9.ServerBytesPerRequest", 6000);
-        BaselineComparison.Describe("Json.Endpoint.Employees9.ServerBytesPerRequest", current, store.ResultsPath)
-            .Should().Be("vs baseline: results.json has no breakdown of this budget (record one with PERF_DIAGNOSE=always)");
+        gate.Check("Base.Decode.CpuCost", 107).Verdict.Should().Be(BudgetVerdict.Pass); // +13.8%, threshold 15%
+        gate.Check("Base.Endpoint.RequestsPerSecond", 6000).Verdict.Should().Be(BudgetVerdict.Pass); // up is better for a floor
+
+        var summary = System.IO.File.ReadAllText(gate.Store.SummaryPath);
+        summary.Should().Contain("| Base.Decode.CpuCost | 107 | ≤ 150 | cal/op | pass | 94 (+14%) |");
+        summary.Should().Contain("| Base.Endpoint.RequestsPerSecond | 6,000 | ≥ 1,000 | req/s | pass | 5,000 (+20%) |");
+    }
+
+    [Fact]
+    public void For_a_floor_down_is_worse()
+    {
+        var result = Gate().Check("Base.Endpoint.RequestsPerSecond", 3500);
+
+        result.Verdict.Should().Be(BudgetVerdict.Warn);
+        result.Baseline!.WorsePercent.Should().BeApproximately(30, 1e-9);
+        result.Baseline.ChangePercent.Should().BeApproximately(-30, 1e-9);
+    }
+
+    [Fact]
+    public void A_budget_the_baseline_lacks_gets_a_dash_and_no_warning()
+    {
+        var gate = Gate(strict: true);
+
+        gate.Check("Base.New.BytesPerOp", 50).Verdict.Should().Be(BudgetVerdict.Pass);
+
+        System.IO.File.ReadAllText(gate.Store.SummaryPath).Should().Contain("| Base.New.BytesPerOp | 50 | ≤ 100 | B/op | pass | — |");
+    }
+
+    [Fact]
+    public void An_absolute_noise_floor_keeps_a_change_from_zero_quiet_until_it_is_passed()
+    {
+        var gate = Gate();
+
+        gate.Check("Base.Noisy.BytesPerOp", 0.08).Verdict.Should().Be(BudgetVerdict.Pass);
+        gate.Check("Base.Noisy.BytesPerOp", 0.3).Verdict.Should().Be(BudgetVerdict.Warn);
+    }
+
+    [Fact]
+    public void A_failure_against_the_limit_stays_a_limit_failure_with_the_delta_recorded()
+    {
+        var gate = Gate();
+
+        gate.Invoking(g => g.Check("Base.Decode.CpuCost", 200)).Should().Throw<BudgetExceededException>()
+            .WithMessage("Base.Decode.CpuCost: 200 cal/op > budget 150 (+33%)");
+        var recorded = ResultStore.ReadAll(gate.Store.ResultsPath).Single();
+        recorded.Verdict.Should().Be(BudgetVerdict.Fail);
+        recorded.Baseline!.Baseline.Should().Be(94);
+    }
+
+    [Fact]
+    public void Without_a_baseline_the_summary_has_no_baseline_column()
+    {
+        var gate = new BudgetGate(_book, new ResultStore(Path.Combine(_directory, "plain")), requireOptimizedBuild: false);
+
+        gate.Check("Base.Decode.CpuCost", 123).Verdict.Should().Be(BudgetVerdict.Pass);
+
+        System.IO.File.ReadAllText(gate.Store.SummaryPath).Should().NotContain("Baseline");
+        System.IO.File.ReadAllText(gate.Store.ResultsPath).Should().NotContain("\"baseline\"");
+    }
+
+    [Fact]
+    public void A_missing_baseline_file_is_an_error_naming_it()
+    {
+        var missing = Path.Combine(_directory, "nowhere", "results.json");
+
+        var act = () => BaselineResults.Load(missing);
+
+        act.Should().Throw<BaselineFileException>().WithMessage($"PERF_BASELINE: baseline '{missing}' does not exist*");
+    }
+
+    [Theory]
+    [InlineData("not json")]
+    [InlineData("""{ "something": [] }""")]
+    [InlineData("""{ "results": [] }""")]
+    public void An_unreadable_or_empty_baseline_file_is_an_error(string text)
+    {
+        var path = Path.Combine(_directory, "bad-results.json");
+        System.IO.File.WriteAllText(path, text);
+
+        var act = () => BaselineResults.Load(path);
+
+        act.Should().Throw<BaselineFileException>().WithMessage($"PERF_BASELINE: baseline '{path}'*");
     }
 }

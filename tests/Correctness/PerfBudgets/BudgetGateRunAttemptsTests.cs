@@ -82,10 +82,11 @@ public sealed class BudgetGateRunAttemptsTests : IDisposable
         _gate.RecordLoad(result);
         _gate.Check("Run.FailedRequests", 0);
 
-        var loads = ResultStore.ReadLoads(_gate.Store.ResultsPath);
+        var loads = LoadReport.ReadAll(_gate.Store.ResultsPath, out var skipped);
+        skipped.Should().Be(0);
         loads.Should().ContainSingle();
         loads[0].AchievedRate.Should().Be(99.5);
-        loads[0].LatencyMs["p99"].Should().Be(5);
+        loads[0].LatencyMs!.P99.Should().Be(5);
         loads[0].StatusCodes.Should().Equal(new Dictionary<string, long> { ["200"] = 199, ["500"] = 1 });
         loads[0].RpsPerSecond.Should().Equal(100, 99);
         ResultStore.ReadAll(_gate.Store.ResultsPath).Select(r => r.Budget).Should().Equal("Run.FailedRequests", "Run.P99Ms");

@@ -15,34 +15,26 @@ namespace PerfBudgets.Diagnosing;
 /// combined standard error of the two figures: a request allocates some 80 types, and at twice the error about four of
 /// them would be named for noise alone in every comparison (5% each).
 /// </remarks>
-public static class BaselineComparison
+public static class AttributionChange
 {
-    /// <summary>Environment variable naming the baseline <c>results.json</c>.</summary>
-    public const string EnvironmentVariable = "PERF_BASELINE";
-
     /// <summary>
-    /// One line saying what changed since the baseline's breakdown of <paramref name="budgetName"/>, or null when
-    /// <paramref name="baselineResultsPath"/> is null or the breakdown is not per operation. Only allocation breakdowns
-    /// (<c>B/op</c>) are compared: a CPU breakdown counts samples of runs of different lengths, which do not compare.
+    /// One line saying what changed since <paramref name="baseline"/>, the baseline run's breakdown of the same budget
+    /// (<see cref="BaselineResults"/>, <c>PERF_BASELINE</c>), or null when the breakdown is not per operation. Only
+    /// allocation breakdowns (<c>B/op</c>) are compared: a CPU breakdown counts samples of runs of different lengths,
+    /// which do not compare.
     /// </summary>
-    public static string? Describe(string budgetName, Attribution current, string? baselineResultsPath, int top = 5)
+    public static string? Describe(Attribution current, Attribution? baseline, string baselineFile, int top = 5)
     {
         ArgumentNullException.ThrowIfNull(current);
         var unit = current.Entries.FirstOrDefault()?.Unit;
-        if (string.IsNullOrWhiteSpace(baselineResultsPath) || unit != "B/op")
+        if (unit != "B/op")
         {
             return null;
         }
 
-        if (!File.Exists(baselineResultsPath))
-        {
-            return $"vs baseline: {baselineResultsPath} does not exist";
-        }
-
-        var baseline = ResultStore.ReadAll(baselineResultsPath).FirstOrDefault(r => r.Budget == budgetName)?.Attribution;
         if (baseline is null || baseline.Entries.Count == 0)
         {
-            return $"vs baseline: {Path.GetFileName(baselineResultsPath)} has no breakdown of this budget (record one with PERF_DIAGNOSE=always)";
+            return $"vs baseline: {Path.GetFileName(baselineFile)} has no breakdown of this budget (record one with PERF_DIAGNOSE=always)";
         }
 
         var before = baseline.Entries.Where(e => e.Unit == unit).ToDictionary(e => e.Name, StringComparer.Ordinal);

@@ -1,0 +1,33 @@
+namespace PerfBudgets.Reporting;
+
+/// <summary>One line of <c>history.jsonl</c>: a recorded result and the run it came from.</summary>
+/// <param name="RunId">The run (<see cref="RunIdentity.RunId"/>).</param>
+/// <param name="Commit">The commit measured, when known.</param>
+/// <param name="Budget">Budget name.</param>
+/// <param name="Kind">Budget kind, or <c>info</c>.</param>
+/// <param name="Measured">What the run measured.</param>
+/// <param name="Limit">The limit in force, or null.</param>
+/// <param name="Unit">Unit of both.</param>
+/// <param name="Verdict">The verdict recorded.</param>
+/// <param name="Profile">The active profile.</param>
+/// <param name="TimestampUtc">When it was measured.</param>
+public sealed record HistoryEntry(
+    string RunId,
+    string? Commit,
+    string Budget,
+    string Kind,
+    double Measured,
+    double? Limit,
+    string Unit,
+    BudgetVerdict Verdict,
+    string Profile,
+    DateTimeOffset TimestampUtc)
+{
+    /// <summary>The history line of <paramref name="result"/> in the current run.</summary>
+    public static HistoryEntry Of(BudgetResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        return new HistoryEntry(RunIdentity.RunId, RunIdentity.Commit, result.Budget, result.Kind, result.Measured, result.Limit,
+            result.Unit, result.Verdict, result.Profile, result.TimestampUtc);
+    }
+}
