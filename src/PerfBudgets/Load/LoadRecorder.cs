@@ -54,6 +54,16 @@ internal sealed class LoadRecorder
 
     public long MeasuredNotSent { get; private set; }
 
+    /// <summary>A phase is about to run from <paramref name="start"/> to <paramref name="end"/> (timestamps): a measured one sets the window.</summary>
+    public void Schedule(LoadSimulation phase, long start, long end)
+    {
+        if (!phase.IsWarmUp)
+        {
+            MeasuredStart = Math.Min(MeasuredStart, start);
+            MeasuredEnd = end;
+        }
+    }
+
     /// <summary>An open-model request came due in a measured phase (whether it is sent or not).</summary>
     public void Due(bool measured)
     {

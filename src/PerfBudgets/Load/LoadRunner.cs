@@ -19,49 +19,61 @@ public static class LoadRunner
         var run = new Run(scenario, cancellationToken);
         var start = Stopwatch.GetTimestamp();
         var total = scenario.Simulations.Aggregate(TimeSpan.Zero, (sum, s) => sum + s.Duration);
-        var phaseIndex = 0;
         using var progress = scenario.Progress is null
             ? null
-            : new Timer(_ => scenario.Progress(run.Progress(Stopwatch.GetElapsedTime(start), total, scenario.Simulations[Volatile.Read(ref phaseIndex)])), null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
+            : new Timer(_ => scenario.Progress(run.Progress(Stopwatch.GetElapsedTime(start), total, PhaseAt(scenario, Stopwatch.GetElapsedTime(start)))), null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
 
-        double measuredSeconds = 0;
-        var phaseStart = start;
-        for (var i = 0; i < scenario.Simulations.Count && !run.StepToken.IsCancellationRequested; i++)
+        var phases = scenario.Simulations;
+        var segmentStart = start;
+        for (var i = 0; i < phases.Count && !run.StepToken.IsCancellationRequested;)
         {
-            Volatile.Write(ref phaseIndex, i);
-            var phase = scenario.Simulations[i];
-
-            // A phase that begins late (a closed phase waits for its copies' last requests) starts its clock then.
-            phaseStart = Math.Max(phaseStart, Stopwatch.GetTimestamp());
-            if (!phase.IsWarmUp)
+            // A segment starts late only when the one before it needed its drain; its clock starts then.
+            segmentStart = Math.Max(segmentStart, Stopwatch.GetTimestamp());
+            if (phases[i].Model == LoadModel.Open)
             {
-                run.Recorder.MeasuredStart = Math.Min(run.Recorder.MeasuredStart, phaseStart);
-                measuredSeconds += phase.Duration.TotalSeconds;
-            }
-
-            var phaseEnd = phaseStart + ToTicks(phase.Duration);
-            if (!phase.IsWarmUp)
-            {
-                run.Recorder.MeasuredEnd = phaseEnd;
-            }
-
-            if (phase.Model == LoadModel.Closed)
-            {
-                await run.RunClosedPhaseAsync(phase, phaseStart, phaseEnd);
-            }
-            else
-            {
+                var phase = new ScheduledPhase(phases[i], segmentStart, segmentStart + ToTicks(phases[i].Duration));
+                run.Recorder.Schedule(phase.Phase, phase.Start, phase.End);
                 // The schedule runs on a thread of its own: a thread-pool thread could be starved by the very load it
                 // generates, and the schedule would then slip without anyone seeing it.
-                await Task.Factory.StartNew(() => run.RunOpenPhase(phase, phaseStart), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+                await Task.Factory.StartNew(() => run.RunOpenPhase(phase), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+                segmentStart = phase.End;
+                i++;
+                continue;
             }
 
-            phaseStart = phaseEnd;
+            // Consecutive closed phases form one segment run by the same copies, so a copy goes on from a warm-up into
+            // the measured phase (or along a ramp) without waiting for the others, as a virtual user would.
+            var segment = new List<ScheduledPhase>();
+            for (var at = segmentStart; i < phases.Count && phases[i].Model == LoadModel.Closed; i++)
+            {
+                segment.Add(new ScheduledPhase(phases[i], at, at + ToTicks(phases[i].Duration)));
+                run.Recorder.Schedule(segment[^1].Phase, segment[^1].Start, segment[^1].End);
+                at = segment[^1].End;
+            }
+
+            await run.RunClosedSegmentAsync(segment);
+            segmentStart = segment[^1].End;
         }
 
         await run.DrainAsync(scenario.Drain);
         cancellationToken.ThrowIfCancellationRequested();
-        return run.Recorder.ToResult(scenario, measuredSeconds);
+        return run.Recorder.ToResult(scenario, scenario.Duration.TotalSeconds);
+    }
+
+    // The phase the plan has at this point of the run, for progress lines.
+    private static LoadSimulation PhaseAt(LoadScenario scenario, TimeSpan elapsed)
+    {
+        foreach (var phase in scenario.Simulations)
+        {
+            if (elapsed < phase.Duration)
+            {
+                return phase;
+            }
+
+            elapsed -= phase.Duration;
+        }
+
+        return scenario.Simulations[^1];
     }
 
     private static long ToTicks(TimeSpan span) => (long)(span.TotalSeconds * Stopwatch.Frequency);
@@ -77,20 +89,20 @@ public static class LoadRunner
 
         public CancellationToken StepToken => _steps.Token;
 
-        public async Task RunClosedPhaseAsync(LoadSimulation phase, long phaseStart, long phaseEnd)
+        public async Task RunClosedSegmentAsync(IReadOnlyList<ScheduledPhase> segment)
         {
-            var copies = (int)Math.Max(phase.From, phase.To);
+            var copies = (int)segment.Max(p => Math.Max(p.Phase.From, p.Phase.To));
             var tasks = new Task[copies];
             for (var copy = 0; copy < copies; copy++)
             {
                 var index = copy;
                 // Each copy starts on the thread pool so a step that blocks cannot hold back the others' start.
-                tasks[copy] = Task.Run(() => RunCopyAsync(phase, index, phaseStart, phaseEnd), CancellationToken.None);
+                tasks[copy] = Task.Run(() => RunCopyAsync(segment, index), CancellationToken.None);
             }
 
-            // Copies finish the request they are in when the phase ends; one that hangs past the drain is cut off.
+            // Copies finish the request they are in when the segment ends; one that hangs past the drain is cut off.
             var all = Task.WhenAll(tasks);
-            var remaining = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), phaseEnd) + scenario.Drain;
+            var remaining = Stopwatch.GetElapsedTime(Stopwatch.GetTimestamp(), segment[^1].End) + scenario.Drain;
             if (await Task.WhenAny(all, Task.Delay(remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero, CancellationToken.None)) != all)
             {
                 await _steps.CancelAsync();
@@ -99,8 +111,9 @@ public static class LoadRunner
             await all;
         }
 
-        public void RunOpenPhase(LoadSimulation phase, long phaseStart)
+        public void RunOpenPhase(ScheduledPhase scheduled)
         {
+            var (phase, phaseStart, _) = scheduled;
             var measured = !phase.IsWarmUp;
             for (long k = 0; !_steps.IsCancellationRequested; k++)
             {
@@ -162,18 +175,24 @@ public static class LoadRunner
             return new LoadProgress(scenario.Name, elapsed, total, phase, finished, rate, Recorder.Failed, Recorder.NotSent, Recorder.InFlight);
         }
 
-        private async Task RunCopyAsync(LoadSimulation phase, int copy, long phaseStart, long phaseEnd)
+        private async Task RunCopyAsync(IReadOnlyList<ScheduledPhase> segment, int copy)
         {
-            var measured = !phase.IsWarmUp;
+            var current = 0;
             while (!_steps.IsCancellationRequested)
             {
                 var now = Stopwatch.GetTimestamp();
-                if (now >= phaseEnd)
+                while (current < segment.Count && now >= segment[current].End)
+                {
+                    current++;
+                }
+
+                if (current == segment.Count)
                 {
                     return;
                 }
 
                 // A ramp runs copy i only while the ramp's current value is above i; the others wait their turn.
+                var (phase, phaseStart, _) = segment[current];
                 if (copy >= phase.ValueAt(Stopwatch.GetElapsedTime(phaseStart, now)))
                 {
                     await Task.Delay(10, CancellationToken.None);
@@ -181,7 +200,7 @@ public static class LoadRunner
                 }
 
                 Recorder.Started();
-                if (!await ExecuteAsync(new LoadStepContext(copy, Interlocked.Increment(ref _requestNumber)), now, measured))
+                if (!await ExecuteAsync(new LoadStepContext(copy, Interlocked.Increment(ref _requestNumber)), now, !phase.IsWarmUp))
                 {
                     return;
                 }
@@ -212,4 +231,7 @@ public static class LoadRunner
             return true;
         }
     }
+
+    /// <summary>A phase with the timestamps at which it starts and ends in this run.</summary>
+    private readonly record struct ScheduledPhase(LoadSimulation Phase, long Start, long End);
 }

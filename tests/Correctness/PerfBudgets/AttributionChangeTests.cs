@@ -10,6 +10,7 @@ public sealed class AttributionChangeTests : IDisposable
     private const string File = """
         {
           "profiles": ["ci"],
+          "noise": { "allocated-bytes-per-op": 0.02 },
           "budgets": [ { "name": "Json.Endpoint.Employees9.ServerBytesPerRequest", "kind": "allocated-bytes-per-op", "limit": 6257, "unit": "B/request" } ]
         }
         """;
