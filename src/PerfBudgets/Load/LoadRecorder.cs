@@ -130,17 +130,21 @@ internal sealed class LoadRecorder
                     _completed++;
                     _latency.RecordValue(Micros(intendedStart, end));
                     _scheduleLag.RecordValue(Micros(intendedStart, actualStart));
-                    var bucket = (int)((end - MeasuredStart) / Stopwatch.Frequency);
-                    if (end < MeasuredEnd)
-                    {
-                        while (_buckets.Count <= bucket)
-                        {
-                            _buckets.Add(0);
-                        }
-
-                        _buckets[bucket]++;
-                    }
                 }
+            }
+
+            // Throughput is what ended inside the measured window, whichever phase the request was due in: requests of
+            // the warm-up that end early in the window stand for those of the window that end after it, so at a steady
+            // state the count is the rate whatever the latency, and it falls only when answers fall behind arrivals.
+            if (outcome.IsSuccess && end >= MeasuredStart && end < MeasuredEnd)
+            {
+                var bucket = (int)((end - MeasuredStart) / Stopwatch.Frequency);
+                while (_buckets.Count <= bucket)
+                {
+                    _buckets.Add(0);
+                }
+
+                _buckets[bucket]++;
             }
         }
 

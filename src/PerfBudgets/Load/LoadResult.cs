@@ -71,7 +71,7 @@ public sealed record LoadResult
     /// <summary>The most requests in flight at once, for sizing <see cref="LoadScenario.MaxInFlight"/>.</summary>
     public required int PeakInFlight { get; init; }
 
-    /// <summary>Successful measured requests per 1-second bucket of the measured window, by completion time.</summary>
+    /// <summary>Successful requests that ended in each 1-second bucket of the measured window (a warm-up request that ends in the window included).</summary>
     public required IReadOnlyList<double> RequestsPerSecondBuckets { get; init; }
 
     /// <summary>Measured requests by status code, failures included (0 when the step reports none).</summary>
@@ -90,9 +90,10 @@ public sealed record LoadResult
     public IReadOnlyList<string> FirstErrors => Errors.OrderByDescending(e => e.Value).ThenBy(e => e.Key, StringComparer.Ordinal).Take(5).Select(e => e.Key).ToArray();
 
     /// <summary>
-    /// Successful requests that ended inside the measured window, per second: the rate the server sustained. Requests
-    /// that finish in the drain after the window count in <see cref="Completed"/> but not here, so a server that falls
-    /// behind and catches up afterwards does not reach the rate it was offered.
+    /// Successful requests that ended inside the measured window, per second: the rate the server sustained (the
+    /// throughput, as a closed-model run has always counted it). A warm-up request that ends in the window counts and
+    /// a window request that ends after it does not, so at a steady state this is the offered rate whatever the
+    /// latency; a server that falls behind its arrivals and catches up in the drain does not reach it.
     /// </summary>
     public double RequestsPerSecond => MeasuredSeconds <= 0 ? 0 : RequestsPerSecondBuckets.Sum() / MeasuredSeconds;
 

@@ -24,7 +24,7 @@ public sealed class LoadRunnerOpenModelTests
         result.Scheduled.Should().Be(400, "400 req/s for 1 s are due in the measured phase");
         result.TargetRate.Should().Be(400);
         result.Completed.Should().Be(400);
-        result.AchievedRateRatio.Should().BeInRange(0.97, 1, "the requests due in the last milliseconds end after the window");
+        result.AchievedRateRatio.Should().BeInRange(0.97, 1, "the answers to the last requests end after the window, and the warm-up's lower rate ended before it");
         result.NotSent.Should().Be(0);
         result.Failed.Should().Be(0);
         result.StatusCodes.Should().Equal(new Dictionary<int, long> { [200] = 400 });
