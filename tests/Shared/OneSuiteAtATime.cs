@@ -7,7 +7,7 @@ namespace PerfGate.Tests;
 /// Holds the machine-wide <see cref="MeasurementLock"/> while a test assembly runs, so the suites run one after
 /// another however they are started: <c>dotnet test --no-build</c> at the root starts the test projects side by side,
 /// and a suite that measures beside another measures the other one. While it is held, baseline warnings
-/// (<see cref="BudgetGate.Warning"/>, <c>PERF_BASELINE</c>) are shown as xunit warnings of the test that raised them.
+/// (<see cref="BudgetGate.Warning"/>, <c>PERF_BASELINE</c>) are shown as xunit warnings of the test that raised them, and printed live.
 /// </summary>
 public sealed class OneSuiteAtATime : IDisposable
 {
@@ -22,5 +22,11 @@ public sealed class OneSuiteAtATime : IDisposable
         _lock.Dispose();
     }
 
-    private static void ForwardToXunit(object? sender, string line) => TestContext.Current.AddWarning(line);
+    // A warning of the test (in the TRX and the test's result) and a diagnostic message, which the suites that measure
+    // print live (diagnosticMessages in their xunit.runner.json), so plain `dotnet test` shows it as it happens.
+    private static void ForwardToXunit(object? sender, string line)
+    {
+        TestContext.Current.AddWarning(line);
+        TestContext.Current.SendDiagnosticMessage($"warning: {line}");
+    }
 }
