@@ -33,10 +33,10 @@ internal sealed class LoadRecorder
     private long _abandoned;
 
     /// <summary>Timestamp at which the first measured phase began; per-second buckets count from here.</summary>
-    public long MeasuredStart { get; set; } = long.MaxValue;
+    public long MeasuredStart { get; private set; } = long.MaxValue;
 
     /// <summary>Timestamp at which the last measured phase (so far) ends; completions after it fall in no bucket.</summary>
-    public long MeasuredEnd { get; set; } = long.MaxValue;
+    public long MeasuredEnd { get; private set; } = long.MaxValue;
 
     public long Finished => Interlocked.Read(ref _finished);
 
@@ -45,12 +45,6 @@ internal sealed class LoadRecorder
     public long NotSent => Interlocked.Read(ref _notSent);
 
     public int InFlight => Volatile.Read(ref _inFlight);
-
-    public long Abandoned => Interlocked.Read(ref _abandoned);
-
-    public int PeakInFlight => Volatile.Read(ref _peakInFlight);
-
-    public long Scheduled => Interlocked.Read(ref _scheduled);
 
     public long MeasuredNotSent { get; private set; }
 
