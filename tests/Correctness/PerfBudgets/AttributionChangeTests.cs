@@ -15,15 +15,9 @@ public sealed class AttributionChangeTests : IDisposable
         }
         """;
 
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), "perfgate-baseline-tests-" + Guid.NewGuid().ToString("N"));
+    private readonly TemporaryDirectory _folder = new();
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_directory))
-        {
-            Directory.Delete(_directory, recursive: true);
-        }
-    }
+    public void Dispose() => _folder.Dispose();
 
     // A breakdown as the allocation profiler records it: 400 samples of a type that is 400 B/op is ±20 B (1/√400 = 5%).
     private static Attribution Breakdown(params (string Name, double Bytes, int Samples)[] types) =>
@@ -33,13 +27,13 @@ public sealed class AttributionChangeTests : IDisposable
     public void A_failure_names_the_type_added_since_the_baseline_and_not_the_sampling_noise()
     {
         var book = BudgetBook.Parse(File, "budgets.json", "ci");
-        var baselineStore = new ResultStore(Path.Combine(_directory, "baseline"));
+        var baselineStore = new ResultStore(Path.Combine(_folder.Path, "baseline"));
         var baselineGate = new BudgetGate(book, baselineStore, requireOptimizedBuild: false) { DiagnoseAlways = true };
         baselineGate.Check("Json.Endpoint.Employees9.ServerBytesPerRequest", 6045, diagnose: () =>
             Breakdown(("Microsoft.AspNetCore.Mvc.ModelBinding.DefaultModelBindingContext", 400, 400), ("System.String", 310, 300), ("System.Byte[]", 8, 2)));
         ResultStore.ReadAll(baselineStore.ResultsPath).Single().Attribution.Should().NotBeNull("PERF_DIAGNOSE=always records passing breakdowns");
 
-        var gate = new BudgetGate(book, new ResultStore(Path.Combine(_directory, "now")), requireOptimizedBuild: false) { Baseline = BaselineResults.Load(baselineStore.ResultsPath) };
+        var gate = new BudgetGate(book, new ResultStore(Path.Combine(_folder.Path, "now")), requireOptimizedBuild: false) { Baseline = BaselineResults.Load(baselineStore.ResultsPath) };
         var act = () => gate.Check("Json.Endpoint.Employees9.ServerBytesPerRequest", 6325, diagnose: () =>
             Breakdown(("Microsoft.AspNetCore.Mvc.ModelBinding.DefaultModelBindingContext", 410, 410), ("System.String", 300, 290), ("System.Byte[]", 290, 90)));
 

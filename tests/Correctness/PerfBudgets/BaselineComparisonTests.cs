@@ -19,24 +19,24 @@ public sealed class BaselineComparisonTests : IDisposable
         }
         """;
 
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), "perfgate-baseline-tests-" + Guid.NewGuid().ToString("N"));
+    private readonly TemporaryDirectory _folder = new();
     private readonly BudgetBook _book = BudgetBook.Parse(File, "budgets.json", "ci");
     private readonly string _baselinePath;
 
     public BaselineComparisonTests()
     {
         // The earlier run: written by a gate exactly as a real run writes results.json.
-        var earlier = new BudgetGate(_book, new ResultStore(Path.Combine(_directory, "earlier")), requireOptimizedBuild: false);
+        var earlier = new BudgetGate(_book, new ResultStore(Path.Combine(_folder.Path, "earlier")), requireOptimizedBuild: false);
         earlier.Check("Base.Decode.CpuCost", 94);
         earlier.Check("Base.Endpoint.RequestsPerSecond", 5000);
         earlier.Check("Base.Noisy.BytesPerOp", 0);
         _baselinePath = earlier.Store.ResultsPath;
     }
 
-    public void Dispose() => Directory.Delete(_directory, recursive: true);
+    public void Dispose() => _folder.Dispose();
 
     private BudgetGate Gate(bool strict = false) =>
-        new(_book, new ResultStore(Path.Combine(_directory, "now")), requireOptimizedBuild: false)
+        new(_book, new ResultStore(Path.Combine(_folder.Path, "now")), requireOptimizedBuild: false)
         {
             Baseline = BaselineResults.Load(_baselinePath),
             BaselineStrict = strict,
@@ -150,7 +150,7 @@ public sealed class BaselineComparisonTests : IDisposable
     [Fact]
     public void Without_a_baseline_the_summary_has_no_baseline_column()
     {
-        var gate = new BudgetGate(_book, new ResultStore(Path.Combine(_directory, "plain")), requireOptimizedBuild: false);
+        var gate = new BudgetGate(_book, new ResultStore(Path.Combine(_folder.Path, "plain")), requireOptimizedBuild: false);
 
         gate.Check("Base.Decode.CpuCost", 123).Verdict.Should().Be(BudgetVerdict.Pass);
 
@@ -161,7 +161,7 @@ public sealed class BaselineComparisonTests : IDisposable
     [Fact]
     public void A_missing_baseline_file_is_an_error_naming_it()
     {
-        var missing = Path.Combine(_directory, "nowhere", "results.json");
+        var missing = Path.Combine(_folder.Path, "nowhere", "results.json");
 
         var act = () => BaselineResults.Load(missing);
 
@@ -174,7 +174,7 @@ public sealed class BaselineComparisonTests : IDisposable
     [InlineData("""{ "results": [] }""")]
     public void An_unreadable_or_empty_baseline_file_is_an_error(string text)
     {
-        var path = Path.Combine(_directory, "bad-results.json");
+        var path = Path.Combine(_folder.Path, "bad-results.json");
         System.IO.File.WriteAllText(path, text);
 
         var act = () => BaselineResults.Load(path);

@@ -17,21 +17,15 @@ public sealed class BudgetGateRunAttemptsTests : IDisposable
         }
         """;
 
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), "perfgate-tests-" + Guid.NewGuid().ToString("N"));
+    private readonly TemporaryDirectory _folder = new();
     private readonly BudgetGate _gate;
 
     public BudgetGateRunAttemptsTests()
     {
-        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_directory), requireOptimizedBuild: false);
+        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
     }
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_directory))
-        {
-            Directory.Delete(_directory, recursive: true);
-        }
-    }
+    public void Dispose() => _folder.Dispose();
 
     [Fact]
     public async Task A_latency_broken_by_one_noisy_run_passes_on_the_next()

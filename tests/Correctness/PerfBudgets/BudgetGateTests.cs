@@ -17,15 +17,15 @@ public sealed class BudgetGateTests : IDisposable
         }
         """;
 
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), "perfgate-tests-" + Guid.NewGuid().ToString("N"));
+    private readonly TemporaryDirectory _folder = new();
     private readonly BudgetGate _gate;
 
     public BudgetGateTests()
     {
-        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_directory), requireOptimizedBuild: false);
+        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
     }
 
-    public void Dispose() => Directory.Delete(_directory, recursive: true);
+    public void Dispose() => _folder.Dispose();
 
     [Fact]
     public void A_broken_maximum_fails_with_one_actionable_line()
@@ -97,7 +97,7 @@ public sealed class BudgetGateTests : IDisposable
     [Fact]
     public void A_newer_result_replaces_the_older_one_and_other_budgets_are_kept()
     {
-        var otherProcess = new BudgetGate(_gate.Book, new ResultStore(_directory), requireOptimizedBuild: false);
+        var otherProcess = new BudgetGate(_gate.Book, new ResultStore(_folder.Path), requireOptimizedBuild: false);
 
         _gate.Check("Api.DelayAsync.ServerBytesPerRequest", 1200);
         otherProcess.Check("Zero.Bytes", 0);

@@ -26,15 +26,9 @@ public sealed class BuildOptimizationTests : IDisposable
     private static readonly bool ThisBuildIsOptimized = true;
 #endif
 
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), "perfgate-tests-" + Guid.NewGuid().ToString("N"));
+    private readonly TemporaryDirectory _folder = new();
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_directory))
-        {
-            Directory.Delete(_directory, recursive: true);
-        }
-    }
+    public void Dispose() => _folder.Dispose();
 
     [Fact]
     public void The_optimizer_state_is_read_from_the_assembly_itself()
@@ -48,7 +42,7 @@ public sealed class BuildOptimizationTests : IDisposable
     [Fact]
     public void A_budget_that_measures_code_is_refused_on_a_debug_build_with_the_fix_in_one_line()
     {
-        var gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_directory));
+        var gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path));
 
         var act = () => gate.Check("Some.CpuCost", 1.5);
 
@@ -71,7 +65,7 @@ public sealed class BuildOptimizationTests : IDisposable
     [Fact]
     public void An_output_size_budget_is_checked_in_any_build()
     {
-        var gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_directory));
+        var gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path));
 
         gate.Check("Some.WireBytes", 6).Verdict.Should().Be(BudgetVerdict.Pass);
         gate.Invoking(g => g.Check("Some.WireBytes", 13)).Should().Throw<BudgetExceededException>();

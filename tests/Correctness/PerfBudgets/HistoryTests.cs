@@ -16,27 +16,21 @@ public sealed class HistoryTests : IDisposable
         }
         """;
 
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), "perfgate-history-tests-" + Guid.NewGuid().ToString("N"));
+    private readonly TemporaryDirectory _folder = new();
     private readonly BudgetBook _book = BudgetBook.Parse(File, "budgets.json", "ci");
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_directory))
-        {
-            Directory.Delete(_directory, recursive: true);
-        }
-    }
+    public void Dispose() => _folder.Dispose();
 
     [Fact]
     public void Every_recorded_result_is_appended_with_the_run_id_and_nothing_is_replaced()
     {
-        var gate = new BudgetGate(_book, new ResultStore(_directory), requireOptimizedBuild: false);
+        var gate = new BudgetGate(_book, new ResultStore(_folder.Path), requireOptimizedBuild: false);
         gate.Check("H.Bytes", 40);
         gate.Invoking(g => g.Check("H.Rate", 10)).Should().Throw<BudgetExceededException>();
 
         // Another process of the same run, and the same budget measured again: results.json keeps the newest,
         // history keeps every line.
-        var other = new BudgetGate(_book, new ResultStore(_directory), requireOptimizedBuild: false);
+        var other = new BudgetGate(_book, new ResultStore(_folder.Path), requireOptimizedBuild: false);
         other.Check("H.Bytes", 48);
 
         var history = ResultStore.ReadHistory(gate.Store.HistoryPath, out var skipped);
@@ -51,7 +45,7 @@ public sealed class HistoryTests : IDisposable
     [Fact]
     public void A_line_cut_short_by_a_killed_run_is_skipped_and_counted()
     {
-        var gate = new BudgetGate(_book, new ResultStore(_directory), requireOptimizedBuild: false);
+        var gate = new BudgetGate(_book, new ResultStore(_folder.Path), requireOptimizedBuild: false);
         gate.Check("H.Bytes", 40);
         System.IO.File.AppendAllText(gate.Store.HistoryPath, "{\"runId\":\"x\",\"budg");
         System.IO.File.AppendAllText(gate.Store.HistoryPath, "\n");
@@ -66,7 +60,7 @@ public sealed class HistoryTests : IDisposable
     [Fact]
     public void No_history_file_reads_as_empty()
     {
-        ResultStore.ReadHistory(Path.Combine(_directory, "history.jsonl"), out var skipped).Should().BeEmpty();
+        ResultStore.ReadHistory(Path.Combine(_folder.Path, "history.jsonl"), out var skipped).Should().BeEmpty();
         skipped.Should().Be(0);
     }
 }

@@ -30,12 +30,12 @@ public sealed partial class HtmlReportTests : IDisposable
           { "model": "closed" } ] }
         """;
 
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), "perfgate-report-tests-" + Guid.NewGuid().ToString("N"));
+    private readonly TemporaryDirectory _folder = new();
     private readonly BudgetGate _gate;
 
     public HtmlReportTests()
     {
-        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_directory), requireOptimizedBuild: false);
+        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
         _gate.Check("Api.Endpoint.BytesPerRequest", 60);
         _gate.Check("Api.Endpoint.RequestsPerSecond", 4000);
         _gate.Invoking(g => g.Check("HPack.Decode.CpuCost", 2.5)).Should().Throw<BudgetExceededException>();
@@ -44,12 +44,12 @@ public sealed partial class HtmlReportTests : IDisposable
         _gate.Observe("Json.RoundTrip.ExtraBytesPerOp", 536, "B/op");
     }
 
-    public void Dispose() => Directory.Delete(_directory, recursive: true);
+    public void Dispose() => _folder.Dispose();
 
     [Fact]
     public void The_report_is_one_self_contained_file_with_inline_svg()
     {
-        var html = System.IO.File.ReadAllText(HtmlReport.Write(_directory));
+        var html = System.IO.File.ReadAllText(HtmlReport.Write(_folder.Path));
 
         html.Should().StartWith("<!DOCTYPE html>");
         html.Should().Contain("<svg");
@@ -61,7 +61,7 @@ public sealed partial class HtmlReportTests : IDisposable
     [Fact]
     public void Every_budget_has_one_bar_in_its_components_chart_coloured_by_its_verdict()
     {
-        var html = System.IO.File.ReadAllText(HtmlReport.Write(_directory));
+        var html = System.IO.File.ReadAllText(HtmlReport.Write(_folder.Path));
 
         var bars = BarCharts().Matches(html).ToDictionary(m => m.Groups["component"].Value, m => m.Groups["svg"].Value);
         bars.Keys.Should().BeEquivalentTo(["Api", "HPack", "Json"]);
@@ -88,7 +88,7 @@ public sealed partial class HtmlReportTests : IDisposable
     [Fact]
     public void History_gets_one_chart_per_budget_over_the_recorded_runs()
     {
-        var html = System.IO.File.ReadAllText(HtmlReport.Write(_directory));
+        var html = System.IO.File.ReadAllText(HtmlReport.Write(_folder.Path));
 
         html.Should().Contain("1 run recorded in history.jsonl");
         HistoryCharts().Matches(html).Select(m => m.Groups[1].Value).Should().BeEquivalentTo(
@@ -101,7 +101,7 @@ public sealed partial class HtmlReportTests : IDisposable
         var text = System.IO.File.ReadAllText(_gate.Store.ResultsPath).TrimEnd();
         System.IO.File.WriteAllText(_gate.Store.ResultsPath, text[..^1] + Loads);
 
-        var html = System.IO.File.ReadAllText(HtmlReport.Write(_directory));
+        var html = System.IO.File.ReadAllText(HtmlReport.Write(_folder.Path));
 
         html.Should().Contain("<h3>Json.Endpoint.Employees9.Open</h3>");
         html.Should().Contain("open model, target 2,000 req/s, achieved 1,999 req/s over 3 s");
@@ -114,15 +114,15 @@ public sealed partial class HtmlReportTests : IDisposable
     [Fact]
     public void Without_loads_there_is_no_load_section()
     {
-        HtmlReport.Write(_directory);
+        HtmlReport.Write(_folder.Path);
 
-        System.IO.File.ReadAllText(Path.Combine(_directory, HtmlReport.FileName)).Should().NotContain("Load scenarios");
+        System.IO.File.ReadAllText(Path.Combine(_folder.Path, HtmlReport.FileName)).Should().NotContain("Load scenarios");
     }
 
     [Fact]
     public void Without_results_the_report_says_so()
     {
-        var empty = Path.Combine(_directory, "empty");
+        var empty = Path.Combine(_folder.Path, "empty");
 
         var act = () => HtmlReport.Write(empty);
 
