@@ -24,14 +24,16 @@ public sealed class LoadRunnerOpenModelTests
         result.Scheduled.Should().Be(400, "400 req/s for 1 s are due in the measured phase");
         result.TargetRate.Should().Be(400);
         result.Completed.Should().Be(400);
-        result.AchievedRateRatio.Should().BeInRange(0.97, 1, "the answers to the last requests end after the window, and the warm-up's lower rate ended before it");
+        // The rate counts answers that end inside the window: the window's last answers end after it, and warm-up
+        // answers that a late scheduler wake-up or a slow step pushed past its start end inside it; a few either way.
+        result.AchievedRateRatio.Should().BeApproximately(1, 0.05);
         result.NotSent.Should().Be(0);
         result.Failed.Should().Be(0);
         result.StatusCodes.Should().Equal(new Dictionary<int, long> { [200] = 400 });
         result.BytesSent.Should().Be(4_000);
         result.BytesReceived.Should().Be(40_000);
         result.RequestsPerSecondBuckets.Should().HaveCount(1);
-        result.RequestsPerSecondBuckets.Sum().Should().BeInRange(390, 400, "completions after the window are in the total, not in a bucket");
+        result.RequestsPerSecondBuckets.Sum().Should().BeInRange(380, 420, "the buckets hold what ended inside the window, a few answers either way of the 400 due in it");
         result.P50Ms.Should().BeGreaterThanOrEqualTo(1);
     }
 

@@ -31,12 +31,22 @@ public sealed class LoadRunnerTests
     [Fact]
     public async Task A_closed_ramp_runs_only_the_copies_its_value_allows()
     {
+        // The ramp runs copy i once 1 + 3t > i, t in seconds: copy 1 from 0 s, copy 2 from 1/3 s, copy 3 from 2/3 s.
+        // When each copy first ran is exact on a busy machine too (a copy can start late, never early); how many ran at
+        // once is not, so it is bounded from above only.
+        var clock = Stopwatch.StartNew();
+        var firstStart = new double?[4];
         var running = 0;
         var peak = 0;
         var scenario = new LoadScenario("Closed.Ramp", [LoadSimulation.RampingConstant(1, 4, TimeSpan.FromSeconds(1)), LoadSimulation.KeepConstant(2, TimeSpan.FromSeconds(0.5))], async (context, ct) =>
         {
             var now = Interlocked.Increment(ref running);
             InterlockedMax(ref peak, now);
+            lock (firstStart)
+            {
+                firstStart[context.Copy] ??= clock.Elapsed.TotalSeconds;
+            }
+
             await Task.Delay(5, ct);
             Interlocked.Decrement(ref running);
             return LoadStepOutcome.Success();
@@ -44,7 +54,10 @@ public sealed class LoadRunnerTests
 
         var result = await LoadRunner.RunAsync(scenario, Token);
 
-        peak.Should().BeInRange(3, 4, "the ramp reaches 4 copies only at its very end");
+        firstStart.Should().OnlyContain(t => t.HasValue, "every copy of the ramp ran before it ended");
+        firstStart[2].Should().BeGreaterThanOrEqualTo(1.0 / 3, "copy 2 waits until the ramp passes 2");
+        firstStart[3].Should().BeGreaterThanOrEqualTo(2.0 / 3, "copy 3 waits until the ramp passes 3");
+        peak.Should().BeLessThanOrEqualTo(4, "the ramp never runs more than 4 copies");
         result.Copies.Should().Be(4);
         result.Completed.Should().BeGreaterThan(10, "copies ran all along the ramp and the phase after it (a 5 ms step, slower when the suite runs beside other tests)");
         result.PeakInFlight.Should().BeInRange(peak, 4, "the runner counts a request from just before its step to just after it");
