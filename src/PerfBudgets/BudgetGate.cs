@@ -79,7 +79,10 @@ public sealed class BudgetGate
     /// than <see cref="DiagnosisTimeout"/>, the failure is still reported, with a note why attribution is missing.
     /// </param>
     /// <returns>The recorded result when the budget is met.</returns>
-    public BudgetResult Check(string budgetName, double measured, string? detail = null, Func<Attribution>? diagnose = null)
+    public BudgetResult Check(string budgetName, double measured, string? detail = null, Func<Attribution>? diagnose = null) =>
+        CheckWith(budgetName, measured, detail, diagnose, known: null);
+
+    private BudgetResult CheckWith(string budgetName, double measured, string? detail, Func<Attribution>? diagnose, Attribution? known)
     {
         var budget = Book.Get(budgetName);
         if (RequireOptimizedBuild && BudgetKind.DependsOnCodeGeneration(budget.Kind))
@@ -88,7 +91,7 @@ public sealed class BudgetGate
         }
 
         var met = budget.IsMet(measured);
-        var attribution = diagnose is not null && (!met || DiagnoseAlways) ? Diagnose(diagnose) : null;
+        var attribution = known ?? (diagnose is not null && (!met || DiagnoseAlways) ? Diagnose(diagnose) : null);
         if (attribution is not null && !met && Baseline is not null
             && AttributionChange.Describe(attribution, Baseline.Results.GetValueOrDefault(budget.Name)?.Attribution, Baseline.FilePath) is { } change)
         {
@@ -123,6 +126,97 @@ public sealed class BudgetGate
 
         return result;
     }
+
+    /// <summary>
+    /// Checks a counted budget (<c>instructions-max</c> or <c>syscalls-max</c>) against what the instruction meter
+    /// counted. The figure's breakdown by method is recorded with every result (it costs nothing more); when the
+    /// budget breaks, the failure names the methods that grew since the recording (<see cref="RecordedMethodsFileName"/>
+    /// beside <c>budgets.json</c>) and, with a baseline, since the baseline run. A measurement taken on another
+    /// runtime or Valgrind version than the budget was recorded with fails and says so: counts do not compare across them.
+    /// </summary>
+    /// <param name="budgetName">A counted budget defined in <c>budgets.json</c>.</param>
+    /// <param name="measurement">The counts of the budget's workload.</param>
+    /// <param name="describe">Optional: what was measured, put before the measurement's own figures in the detail.</param>
+    public BudgetResult CheckCount(string budgetName, InstructionMeasurement measurement, string? describe = null)
+    {
+        ArgumentNullException.ThrowIfNull(measurement);
+        var budget = Book.Get(budgetName);
+        if (!BudgetKind.IsCounted(budget.Kind))
+        {
+            throw new BudgetFileException($"{Book.FilePath}: budget '{budgetName}' is a {budget.Kind} budget; CheckCount takes {BudgetKind.InstructionsMax} or {BudgetKind.SyscallsMax}.");
+        }
+
+        var systemCalls = budget.Kind == BudgetKind.SyscallsMax;
+        var measured = systemCalls ? measurement.SystemCallsPerOperation : measurement.InstructionsPerOperation;
+        var detail = string.IsNullOrEmpty(describe) ? measurement.ToString() : $"{describe}; {measurement}";
+        var attribution = CountAttribution.From(measurement, systemCalls);
+        if (budget.RecordedOn is { } on && (on.Runtime != measurement.RuntimeVersion || on.Valgrind != measurement.ValgrindVersion))
+        {
+            var line = $"{budget.Name}: recorded on .NET {on.Runtime} with valgrind {on.Valgrind}, this is .NET {measurement.RuntimeVersion} with valgrind {measurement.ValgrindVersion}: " +
+                $"counts do not compare across versions, re-record (dotnet cake --target=Record.Instructions) [measured {Figures.Format(measured)} {budget.Unit}, limit {Figures.Format(budget.Limit)}]";
+            Store.Record(new BudgetResult(budget.Name, budget.Kind, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
+                DateTimeOffset.UtcNow, MachineInfo.Current, $"{line}; {detail}", attribution));
+            throw new BudgetExceededException(line);
+        }
+
+        if (!budget.IsMet(measured))
+        {
+            var changes = new List<string>();
+            if (RecordedMethods.Value.GetValueOrDefault(budget.Name) is { } recorded && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFileName})") is { } sinceRecording)
+            {
+                changes.Add(sinceRecording);
+            }
+
+            if (Baseline?.Results.GetValueOrDefault(budget.Name)?.Attribution is { } baseline
+                && CountAttribution.Grown(attribution, baseline.Entries, $"the baseline ({Path.GetFileName(Baseline.FilePath)})") is { } sinceBaseline)
+            {
+                changes.Add(sinceBaseline);
+            }
+
+            attribution = attribution with { Change = changes.Count == 0 ? null : string.Join(Environment.NewLine + "  ", changes) };
+        }
+
+        return CheckWith(budgetName, measured, detail, diagnose: null, known: attribution);
+    }
+
+    /// <summary>
+    /// Records that a budget could not be measured on this machine, with the reason (<c>valgrind not found: …</c>),
+    /// never as passed. Under CI (<c>CI=true</c>) that is a failure unless the kind was turned off on purpose
+    /// (<c>PERF_INSTRUCTIONS=off</c> for the counted kinds); elsewhere it throws <see cref="BudgetNotMeasuredException"/>,
+    /// which a test framework reports as skipped.
+    /// </summary>
+    public BudgetResult NotMeasured(string budgetName, string reason)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(reason);
+        var budget = Book.Get(budgetName);
+        var line = $"{budget.Name}: not measured ({reason})";
+        var offOnPurpose = BudgetKind.IsCounted(budget.Kind)
+            && string.Equals(Environment.GetEnvironmentVariable(InstructionsEnvironmentVariable), "off", StringComparison.OrdinalIgnoreCase);
+        var failed = IsCi && !offOnPurpose;
+        var result = new BudgetResult(budget.Name, budget.Kind, double.NaN, budget.Limit, budget.Unit, failed ? BudgetVerdict.Fail : BudgetVerdict.NotMeasured,
+            budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, reason);
+        Store.Record(result);
+        throw failed
+            ? new BudgetExceededException($"{line}; under CI=true an unmeasured budget fails: install what it needs, or set {InstructionsEnvironmentVariable}=off to turn the counted budgets off on purpose")
+            : new BudgetNotMeasuredException(line);
+    }
+
+    /// <summary>Environment variable that, set to <c>off</c>, turns the counted budgets off on purpose (reported as not measured, even under CI).</summary>
+    public const string InstructionsEnvironmentVariable = "PERF_INSTRUCTIONS";
+
+    /// <summary>True when the gate runs under CI (<c>CI=true</c>, as GitHub Actions, GitLab and Azure Pipelines set it).</summary>
+    public bool IsCi { get; init; } = string.Equals(Environment.GetEnvironmentVariable("CI"), "true", StringComparison.OrdinalIgnoreCase);
+
+    /// <summary>
+    /// The file beside <c>budgets.json</c> that holds each counted budget's breakdown by method as recorded
+    /// (<c>dotnet cake --target=Record.Instructions</c>), which a failure is compared with.
+    /// </summary>
+    public const string RecordedMethodsFileName = "budgets.methods.json";
+
+    private Lazy<Dictionary<string, IReadOnlyList<AttributionEntry>>> RecordedMethods => _recordedMethods ??= new(() =>
+        RecordedMethodsFile.Read(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(Book.FilePath)) ?? ".", RecordedMethodsFileName)));
+
+    private Lazy<Dictionary<string, IReadOnlyList<AttributionEntry>>>? _recordedMethods;
 
     /// <summary>Environment variable that, set to <c>always</c>, makes the gate diagnose passing budgets too.</summary>
     public const string DiagnoseEnvironmentVariable = "PERF_DIAGNOSE";

@@ -1,5 +1,6 @@
-// CPU costs are measured one at a time: a second measurement in the process would be the noise of the first.
+// Timed CPU costs are measured one at a time: a second measurement in the process would be the noise of the first.
 [assembly: CollectionBehavior(DisableTestParallelization = true)]
 
-// The suites run one at a time on this machine, whatever started them.
-[assembly: AssemblyFixture(typeof(PerfGate.Tests.OneSuiteAtATime))]
+// The suites run one at a time on this machine, whatever started them (CountedRuns holds OneSuiteAtATime), and the
+// counted budgets' two Callgrind runs start in the background as the suite starts.
+[assembly: AssemblyFixture(typeof(PerfGate.Tests.Cpu.Counted.CountedRuns))]

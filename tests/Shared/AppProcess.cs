@@ -36,24 +36,34 @@ public sealed partial class AppProcess : IDisposable
     /// <summary>
     /// Starts the app's built assembly with <c>--urls http://127.0.0.1:0</c> and waits for its listening line (and
     /// the echo service's, when <paramref name="withEchoService"/> starts it on 127.0.0.1 and a free port too).
-    /// <paramref name="environment"/> adds variables to the server's environment (runtime settings).
+    /// <paramref name="environment"/> adds variables to the server's environment (runtime settings);
+    /// <paramref name="underCallgrind"/> runs it under Callgrind for the counted budgets.
     /// </summary>
     public static async Task<AppProcess> StartAsync(TimeSpan startTimeout, CancellationToken cancellationToken,
-        bool withEchoService = false, IReadOnlyDictionary<string, string>? environment = null)
+        bool withEchoService = false, IReadOnlyDictionary<string, string>? environment = null, PerfBudgets.Measuring.CallgrindServer? underCallgrind = null)
     {
-        var start = new ProcessStartInfo(DotnetHost)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
         var args = new List<string> { typeof(Program).Assembly.Location, "--urls", "http://127.0.0.1:0", "--Logging:LogLevel:Default=Warning", "--Logging:LogLevel:Microsoft.Hosting.Lifetime=Information" };
         if (withEchoService)
         {
             args.AddRange(["--EchoServer:Enabled=true", "--EchoServer:Address=127.0.0.1", "--EchoServer:Port=0", "--Logging:LogLevel:SystemUnderTest.Sockets.Echo.EchoServer=Information"]);
         }
 
-        args.ForEach(start.ArgumentList.Add);
+        ProcessStartInfo start;
+        if (underCallgrind is not null)
+        {
+            start = underCallgrind.StartInfo(DotnetHost, args);
+        }
+        else
+        {
+            start = new ProcessStartInfo(DotnetHost)
+            {
+                RedirectStandardOutput = true,
+                RedirectStandardError = true,
+                UseShellExecute = false,
+            };
+            args.ForEach(start.ArgumentList.Add);
+        }
+
         foreach (var (name, value) in environment ?? new Dictionary<string, string>())
         {
             start.Environment[name] = value;

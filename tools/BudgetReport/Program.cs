@@ -1,10 +1,40 @@
 // BudgetReport [DIR]: reads DIR/results.json and DIR/history.jsonl (DIR defaults to artifacts/budgets under the current
 // folder) and writes DIR/report.html. Exit code 1, with the reason, when there is no results.json to report on.
+// BudgetReport record BUDGETS_JSON RESULTS_JSON: re-records the counted budgets (instructions-max, syscalls-max) of
+// BUDGETS_JSON from a run's results and prints old → new for each (the Cake target Record.Instructions runs it).
+using PerfBudgets.Budgets;
+using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
+
+if (args is ["record", var budgets, var results])
+{
+    var valgrind = Valgrind.Current;
+    if (!valgrind.IsAvailable)
+    {
+        Console.Error.WriteLine($"Cannot record counted budgets: {valgrind.UnavailableReason}");
+        return 1;
+    }
+
+    try
+    {
+        foreach (var line in CountedBudgetRecorder.Record(budgets, results, InstructionMeter.RuntimeVersion, valgrind.Version!))
+        {
+            Console.WriteLine(line);
+        }
+
+        return 0;
+    }
+    catch (Exception e) when (e is BudgetFileException or IOException)
+    {
+        Console.Error.WriteLine(e.Message);
+        return 1;
+    }
+}
 
 if (args.Length > 1 || args is ["-h" or "--help"])
 {
     Console.Error.WriteLine("usage: BudgetReport [DIR]   (default artifacts/budgets): writes DIR/report.html from DIR/results.json and DIR/history.jsonl");
+    Console.Error.WriteLine("       BudgetReport record BUDGETS_JSON RESULTS_JSON: re-records the counted budgets from a run's results, printing old → new");
     return 2;
 }
 

@@ -23,7 +23,24 @@ public sealed record Budget(
     /// <summary>The budget's absolute noise floor (<c>noiseAbsolute</c>, in its unit): smaller changes are never flagged.</summary>
     public double NoiseAbsolute { get; init; }
 
+    /// <summary>
+    /// For a counted budget (<see cref="BudgetKind.IsCounted"/>): the count it was recorded at (<c>recorded</c>), from which
+    /// the limit is derived with <see cref="Margin"/>; null for other kinds.
+    /// </summary>
+    public double? Recorded { get; init; }
+
+    /// <summary>For a counted budget: the fraction above <see cref="Recorded"/> that the limit allows (<c>margin</c>, 0.01 reads as 1%).</summary>
+    public double? Margin { get; init; }
+
+    /// <summary>For a counted budget: the runtime and Valgrind versions it was recorded with (<c>recordedOn</c>).</summary>
+    public RecordedVersions? RecordedOn { get; init; }
+
     /// <summary>True when <paramref name="measured"/> is within the limit.</summary>
     public bool IsMet(double measured) =>
         !double.IsNaN(measured) && (Direction == BudgetDirection.AtMost ? measured <= Limit : measured >= Limit);
 }
+
+/// <summary>The versions a counted budget was recorded with: counts compare only between runs on the same ones.</summary>
+/// <param name="Runtime">The .NET runtime, e.g. <c>10.0.12</c>.</param>
+/// <param name="Valgrind">Valgrind, e.g. <c>3.19.0</c>.</param>
+public sealed record RecordedVersions(string Runtime, string Valgrind);

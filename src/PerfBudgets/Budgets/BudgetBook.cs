@@ -188,6 +188,10 @@ public sealed class BudgetBook
                 var noise = OptionalNonNegative(entry, "noise", where);
                 var noiseAbsolute = OptionalNonNegative(entry, "noiseAbsolute", where) ?? 0;
                 var budget = new Budget(name, kind, direction, limit, unit, profile, description) { Noise = noise, NoiseAbsolute = noiseAbsolute };
+                if (BudgetKind.IsCounted(kind))
+                {
+                    budget = ReadRecording(entry, budget, where);
+                }
                 if (!budgets.TryAdd(name, budget))
                 {
                     throw new BudgetFileException($"{where} is defined twice.");
@@ -211,6 +215,42 @@ public sealed class BudgetBook
             return new BudgetBook(sourceName, profile, budgets, parameters, ReadNoise(root, sourceName));
         }
     }
+
+    // A counted budget carries how its limit came about: the recorded count, the margin above it, and the versions it
+    // was recorded with; the limit must be what the two give, so a hand-edited limit cannot drift from its recording.
+    private static Budget ReadRecording(JsonElement entry, Budget budget, string where)
+    {
+        var recorded = OptionalNonNegative(entry, "recorded", where)
+            ?? throw new BudgetFileException($"{where}: a {budget.Kind} budget needs 'recorded' (the count it was recorded at); record it with dotnet cake --target=Record.Instructions.");
+        var margin = OptionalNonNegative(entry, "margin", where)
+            ?? throw new BudgetFileException($"{where}: a {budget.Kind} budget needs 'margin' (the fraction above 'recorded' its limit allows, e.g. 0.01).");
+        if (!entry.TryGetProperty("recordedOn", out var on) || on.ValueKind != JsonValueKind.Object
+            || !on.TryGetProperty("runtime", out var runtime) || runtime.ValueKind != JsonValueKind.String
+            || !on.TryGetProperty("valgrind", out var valgrind) || valgrind.ValueKind != JsonValueKind.String)
+        {
+            throw new BudgetFileException($"{where}: a {budget.Kind} budget needs 'recordedOn': {{ \"runtime\": \"10.0.12\", \"valgrind\": \"3.19.0\" }}.");
+        }
+
+        var expected = CountedLimit(recorded, margin);
+        if (Math.Abs(budget.Limit - expected) > 1e-9)
+        {
+            throw new BudgetFileException(string.Create(CultureInfo.InvariantCulture,
+                $"{where}: limit {budget.Limit} is not recorded {recorded} + margin {margin:P1} = {expected}; change 'recorded' or 'margin' (or re-record), not the limit."));
+        }
+
+        return budget with
+        {
+            Recorded = recorded,
+            Margin = margin,
+            RecordedOn = new RecordedVersions(runtime.GetString()!, valgrind.GetString()!),
+        };
+    }
+
+    /// <summary>
+    /// The limit of a counted budget: <paramref name="recorded"/> × (1 + <paramref name="margin"/>), rounded up to two
+    /// decimals (counts per operation are averages over a repetition, so they are not whole numbers).
+    /// </summary>
+    public static double CountedLimit(double recorded, double margin) => Math.Ceiling(recorded * (1 + margin) * 100) / 100;
 
     private static Dictionary<string, double> ReadNoise(JsonElement root, string sourceName)
     {

@@ -26,6 +26,8 @@ public static class BudgetKind
         ["ratio-max"] = BudgetDirection.AtMost,
         ["count-max"] = BudgetDirection.AtMost,
         ["cpu-cost-max"] = BudgetDirection.AtMost,
+        ["instructions-max"] = BudgetDirection.AtMost,
+        ["syscalls-max"] = BudgetDirection.AtMost,
         ["requests-per-second-min"] = BudgetDirection.AtLeast,
         ["operations-per-second-min"] = BudgetDirection.AtLeast,
         ["efficiency-min"] = BudgetDirection.AtLeast,
@@ -42,6 +44,18 @@ public static class BudgetKind
     {
         "p99-ms-max", "requests-per-second-min", "operations-per-second-min", "efficiency-min", "ratio-min",
     };
+
+    /// <summary>Instructions executed per operation, counted under Callgrind (<c>InstructionMeter</c>).</summary>
+    public const string InstructionsMax = "instructions-max";
+
+    /// <summary>System calls per operation, counted under Callgrind (<c>InstructionMeter</c>).</summary>
+    public const string SyscallsMax = "syscalls-max";
+
+    /// <summary>
+    /// True for the counted kinds (<see cref="InstructionsMax"/>, <see cref="SyscallsMax"/>): their limit is a recorded
+    /// count plus a margin, recorded with a runtime and a Valgrind version, and re-recorded rather than tuned.
+    /// </summary>
+    public static bool IsCounted(string kind) => kind is InstructionsMax or SyscallsMax;
 
     /// <summary>Every kind the harness knows, in a stable order.</summary>
     public static IReadOnlyCollection<string> All => Directions.Keys;

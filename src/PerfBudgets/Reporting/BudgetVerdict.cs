@@ -14,4 +14,7 @@ public enum BudgetVerdict
 
     /// <summary>Within the budget, but worse than the baseline run by more than the budget's noise threshold (<c>PERF_BASELINE</c>).</summary>
     Warn,
+
+    /// <summary>Could not be measured on this machine (the detail says why); never a pass.</summary>
+    NotMeasured,
 }

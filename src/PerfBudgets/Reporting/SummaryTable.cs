@@ -33,6 +33,7 @@ public static class SummaryTable
                     $"**FAIL** ({BaselineComparison.Percent(r.Baseline.WorsePercent ?? 0)} worse than baseline, strict)",
                 BudgetVerdict.Fail => $"**FAIL** {Figures.Overshoot(r.Measured, r.Limit ?? 0)}",
                 BudgetVerdict.Warn => $"**warn** ({WorseText(r.Baseline)} than baseline, noise {BaselineComparison.Percent(r.Baseline?.NoisePercent ?? 0)})",
+                BudgetVerdict.NotMeasured => $"**not measured** ({r.Detail})",
                 _ => "info",
             };
             var delta = withBaseline ? $" {r.Baseline?.DeltaCell() ?? "—"} |" : string.Empty;

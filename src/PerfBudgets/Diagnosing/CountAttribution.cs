@@ -1,0 +1,72 @@
+using System.Globalization;
+using PerfBudgets.Measuring;
+using PerfBudgets.Reporting;
+
+namespace PerfBudgets.Diagnosing;
+
+/// <summary>
+/// What a counted budget's figure is made of, method by method, and which methods grew against a reference (the
+/// recorded breakdown, or a baseline run's). Counts, not samples: a method that runs 186 more instructions per
+/// operation shows exactly that.
+/// </summary>
+public static class CountAttribution
+{
+    /// <summary>The unit of an instruction breakdown.</summary>
+    public const string InstructionsUnit = "instructions/op";
+
+    /// <summary>The unit of a system-call breakdown.</summary>
+    public const string SystemCallsUnit = "syscalls/op";
+
+    /// <summary>How many entries a recorded breakdown keeps.</summary>
+    public const int Kept = 40;
+
+    /// <summary>
+    /// The breakdown of <paramref name="measurement"/>: by method for instructions, by calling function (the C
+    /// library's wrappers) for system calls.
+    /// </summary>
+    public static Attribution From(InstructionMeasurement measurement, bool systemCalls)
+    {
+        ArgumentNullException.ThrowIfNull(measurement);
+        var unit = systemCalls ? SystemCallsUnit : InstructionsUnit;
+        var list = systemCalls ? measurement.SystemCallSites : measurement.Methods;
+        var whole = list.Sum(m => m.PerOperation);
+        var entries = list.Take(Kept)
+            .Select(m => new AttributionEntry(m.Method, Math.Round(m.PerOperation, 2), unit, whole > 0 ? m.PerOperation / whole : null))
+            .ToList();
+        var what = systemCalls ? "system calls per op by caller" : "instructions per op by method (exclusive)";
+        var summary = $"{what}: " + string.Join(", ", entries.Take(5).Select(e => string.Create(CultureInfo.InvariantCulture,
+            $"{e.Name} {Figures.Format(e.Value)} ({e.Share:P0})")));
+        return new Attribution(summary, entries,
+            "Counted by Callgrind in the repetition with the fewest; JIT-compiled methods named from the runtime's perf map.");
+    }
+
+    /// <summary>
+    /// The entries of <paramref name="current"/> that grew against <paramref name="reference"/> (by at least one
+    /// instruction, or a hundredth of a system call, per operation), largest first; null when none did.
+    /// </summary>
+    /// <param name="current">This run's breakdown.</param>
+    /// <param name="reference">The breakdown to compare with.</param>
+    /// <param name="label">What the reference is, e.g. <c>the recording (budgets.methods.json)</c>.</param>
+    /// <param name="top">How many to name.</param>
+    public static string? Grown(Attribution current, IReadOnlyList<AttributionEntry> reference, string label, int top = 5)
+    {
+        ArgumentNullException.ThrowIfNull(current);
+        ArgumentNullException.ThrowIfNull(reference);
+        var unit = current.Entries.FirstOrDefault()?.Unit ?? InstructionsUnit;
+        var threshold = unit == SystemCallsUnit ? 0.01 : 1;
+        var before = reference.GroupBy(e => e.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Sum(e => e.Value), StringComparer.Ordinal);
+
+        // An entry missing from a reference that keeps only its largest entries was at most the smallest one kept.
+        var floor = reference.Count >= Kept ? reference.Min(e => e.Value) : 0;
+        var grown = current.Entries
+            .Select(e => (e.Name, Now: e.Value, Was: before.TryGetValue(e.Name, out var was) ? was : floor))
+            .Where(c => c.Now - c.Was >= threshold)
+            .OrderByDescending(c => c.Now - c.Was)
+            .Take(top)
+            .ToList();
+        return grown.Count == 0
+            ? null
+            : $"grew since {label}: " + string.Join(", ", grown.Select(c => string.Create(CultureInfo.InvariantCulture,
+                $"{c.Name} +{Figures.Format(c.Now - c.Was)} {unit} ({Figures.Format(c.Was)} → {Figures.Format(c.Now)})")));
+    }
+}

@@ -1,0 +1,206 @@
+using System.Globalization;
+
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// One part of a Callgrind profile (one dump: <c>callgrind.out.PID.N</c>): its trigger, the thread it covers, the
+/// totals of every event, and each function's exclusive instruction count.
+/// </summary>
+/// <remarks>
+/// The file format is Callgrind's documented one: <c>events:</c> names the columns, <c>fn=</c> starts a function
+/// (names are compressed as <c>(id) name</c> the first time and <c>(id)</c> after), a line of numbers is a cost (a
+/// position, then the events, missing ones 0), and the one cost line after <c>calls=</c> is the inclusive cost of that
+/// call, which belongs to the callee and is left out of the caller's exclusive count.
+/// </remarks>
+public sealed class CallgrindProfile
+{
+    private CallgrindProfile(string path, string trigger, int? thread, IReadOnlyDictionary<string, long> totals, IReadOnlyDictionary<string, long> functions,
+        IReadOnlyDictionary<string, long> functionSystemCalls)
+    {
+        ExclusiveSystemCalls = functionSystemCalls;
+        Path = path;
+        Trigger = trigger;
+        Thread = thread;
+        Totals = totals;
+        ExclusiveInstructions = functions;
+    }
+
+    /// <summary>The file read.</summary>
+    public string Path { get; }
+
+    /// <summary>What wrote this part (the <c>desc: Trigger:</c> line), e.g. <c>Client Request: perfbudgets:NAME:200:0</c>.</summary>
+    public string Trigger { get; }
+
+    /// <summary>The thread this part covers when threads were dumped separately (<c>--separate-threads=yes</c>), else null.</summary>
+    public int? Thread { get; }
+
+    /// <summary>Every event's total, by Callgrind's event name (<c>Ir</c>, <c>sysCount</c>, <c>sysTime</c>, …); a missing event is 0.</summary>
+    public IReadOnlyDictionary<string, long> Totals { get; }
+
+    /// <summary>Instructions executed in each function itself (not its callees), by the function's name in the file.</summary>
+    public IReadOnlyDictionary<string, long> ExclusiveInstructions { get; }
+
+    /// <summary>System calls made by each function itself (in practice the C library's wrappers: <c>write</c>, <c>recvfrom</c>, …).</summary>
+    public IReadOnlyDictionary<string, long> ExclusiveSystemCalls { get; }
+
+    /// <summary>Instructions executed (the <c>Ir</c> event).</summary>
+    public long Instructions => Total("Ir");
+
+    /// <summary>System calls made (<c>sysCount</c>, with <c>--collect-systime</c>).</summary>
+    public long SystemCalls => Total("sysCount");
+
+    /// <summary>An event's total, 0 when the part has none.</summary>
+    public long Total(string eventName) => Totals.GetValueOrDefault(eventName);
+
+    /// <summary>Reads one Callgrind output file.</summary>
+    /// <exception cref="InstructionMeterException">The file is not a Callgrind profile this reader understands.</exception>
+    public static CallgrindProfile Read(string path)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        var trigger = string.Empty;
+        int? thread = null;
+        string[] events = [];
+        long[]? summary = null;
+        var names = new Dictionary<string, string>(StringComparer.Ordinal);
+        var functions = new Dictionary<string, long>(StringComparer.Ordinal);
+        var functionSystemCalls = new Dictionary<string, long>(StringComparer.Ordinal);
+        string? function = null;
+        var irColumn = -1;
+        var sysColumn = -1;
+        var skipNextCost = false;
+        foreach (var line in File.ReadLines(path))
+        {
+            if (line.Length == 0 || line[0] == '#')
+            {
+                continue;
+            }
+
+            if (char.IsDigit(line[0]) || line[0] is '+' or '-' or '*')
+            {
+                if (skipNextCost)
+                {
+                    skipNextCost = false;
+                }
+                else if (function is not null && irColumn >= 0)
+                {
+                    var cost = CostColumn(line, irColumn);
+                    if (cost != 0)
+                    {
+                        functions[function] = functions.GetValueOrDefault(function) + cost;
+                    }
+
+                    var calls = sysColumn < 0 ? 0 : CostColumn(line, sysColumn);
+                    if (calls != 0)
+                    {
+                        functionSystemCalls[function] = functionSystemCalls.GetValueOrDefault(function) + calls;
+                    }
+                }
+
+                continue;
+            }
+
+            if (line.StartsWith("fn=", StringComparison.Ordinal))
+            {
+                function = Name(names, line.AsSpan(3));
+            }
+            else if (line.StartsWith("cfn=", StringComparison.Ordinal))
+            {
+                Name(names, line.AsSpan(4));
+            }
+            else if (line.StartsWith("calls=", StringComparison.Ordinal))
+            {
+                skipNextCost = true;
+            }
+            else if (line.StartsWith("events:", StringComparison.Ordinal))
+            {
+                events = line[7..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+                irColumn = Array.IndexOf(events, "Ir");
+                sysColumn = Array.IndexOf(events, "sysCount");
+            }
+            else if (line.StartsWith("summary:", StringComparison.Ordinal) || line.StartsWith("totals:", StringComparison.Ordinal))
+            {
+                summary = line[(line.IndexOf(':', StringComparison.Ordinal) + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries)
+                    .Select(v => unchecked((long)ulong.Parse(v, CultureInfo.InvariantCulture))).ToArray();
+            }
+            else if (line.StartsWith("desc: Trigger:", StringComparison.Ordinal))
+            {
+                trigger = line["desc: Trigger:".Length..].Trim();
+            }
+            else if (line.StartsWith("thread:", StringComparison.Ordinal))
+            {
+                thread = int.Parse(line.AsSpan(7).Trim(), CultureInfo.InvariantCulture);
+            }
+        }
+
+        if (events.Length == 0 || summary is null)
+        {
+            throw new InstructionMeterException($"{path} is not a Callgrind profile: it has no 'events:' or no 'summary:' line.");
+        }
+
+        var totals = new Dictionary<string, long>(StringComparer.Ordinal);
+        for (var i = 0; i < events.Length; i++)
+        {
+            totals[events[i]] = i < summary.Length ? summary[i] : 0;
+        }
+
+        return new CallgrindProfile(path, trigger, thread, totals, functions, functionSystemCalls);
+    }
+
+    // The cost line is "position ev1 ev2 ...": the event at index `column` is field column + 1.
+    private static long CostColumn(string line, int column)
+    {
+        var span = line.AsSpan();
+        var field = 0;
+        var start = 0;
+        for (var i = 0; i <= span.Length; i++)
+        {
+            if (i == span.Length || span[i] == ' ')
+            {
+                if (i > start)
+                {
+                    if (field == column + 1)
+                    {
+                        return unchecked((long)ulong.Parse(span[start..i], CultureInfo.InvariantCulture));
+                    }
+
+                    field++;
+                }
+
+                start = i + 1;
+            }
+        }
+
+        return 0;
+    }
+
+    // "(12) name" defines id 12, "(12)" refers to it, and a plain "name" is used as it is. A "'2" suffix (a recursion
+    // level) is the same function.
+    private static string Name(Dictionary<string, string> names, ReadOnlySpan<char> text)
+    {
+        text = text.Trim();
+        string name;
+        if (text.Length > 0 && text[0] == '(')
+        {
+            var close = text.IndexOf(')');
+            var id = text[..(close + 1)].ToString();
+            var rest = text[(close + 1)..].Trim();
+            if (rest.Length == 0)
+            {
+                return names.TryGetValue(id, out var known) ? known : id;
+            }
+
+            name = Strip(rest);
+            names[id] = name;
+            return name;
+        }
+
+        name = Strip(text);
+        return name;
+
+        static string Strip(ReadOnlySpan<char> value)
+        {
+            var quote = value.LastIndexOf('\'');
+            return (quote > 0 && int.TryParse(value[(quote + 1)..], out _) ? value[..quote] : value).ToString();
+        }
+    }
+}

@@ -1,0 +1,34 @@
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// One run of a workload host under Callgrind (<see cref="InstructionMeter.RunProcess"/>): what it printed, every
+/// counted part, and the perf map that names its JIT-compiled code.
+/// </summary>
+public sealed class CallgrindRun
+{
+    private readonly IReadOnlyList<CallgrindProfile> _parts;
+    private readonly PerfMap _map;
+
+    internal CallgrindRun(string standardOutput, IReadOnlyList<CallgrindProfile> parts, PerfMap map, string runtimeVersion, string valgrindVersion)
+    {
+        StandardOutput = standardOutput;
+        _parts = parts;
+        _map = map;
+        RuntimeVersion = runtimeVersion;
+        ValgrindVersion = valgrindVersion;
+    }
+
+    /// <summary>What the host wrote to standard output (its own checks of the work it did).</summary>
+    public string StandardOutput { get; }
+
+    /// <summary>The .NET runtime that ran the host.</summary>
+    public string RuntimeVersion { get; }
+
+    /// <summary>The Valgrind that counted it.</summary>
+    public string ValgrindVersion { get; }
+
+    /// <summary>The counts of one workload's repetitions.</summary>
+    /// <exception cref="InstructionMeterException">The host counted no region of that name.</exception>
+    public InstructionMeasurement Measurement(string workload) =>
+        InstructionMeter.Measurement(workload, _parts, _map, RuntimeVersion, ValgrindVersion);
+}

@@ -1,0 +1,125 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// Counts what a server in its own process spends per request: the server runs under Callgrind with instrumentation
+/// off, and each counted round is steered from outside through Valgrind's gdbserver (<c>vgdb</c>, the channel
+/// <c>callgrind_control</c> uses): instrumentation on, counters zeroed, N requests driven by the caller, a named dump,
+/// instrumentation off. The server's code is not touched.
+/// </summary>
+/// <remarks>
+/// Every thread of the server is counted during a round (its socket engine, its pool threads), so a round measures
+/// all the work a request causes. Background work that lands in one round (a timer, a collection) only adds, so
+/// <see cref="InstructionMeasurement.InstructionsPerOperation"/> takes the round with the fewest.
+/// </remarks>
+public sealed class CallgrindServer : IDisposable
+{
+    private readonly Valgrind _valgrind;
+    private readonly DirectoryInfo _output;
+    private readonly HashSet<string> _read = new(StringComparer.Ordinal);
+    private int? _processId;
+
+    /// <summary>Prepares a folder for the server's profiles.</summary>
+    /// <exception cref="InstructionMeterException">Valgrind is unavailable here.</exception>
+    public CallgrindServer()
+    {
+        _valgrind = Valgrind.Current;
+        if (!_valgrind.IsAvailable)
+        {
+            throw new InstructionMeterException($"not measured ({_valgrind.UnavailableReason})");
+        }
+
+        _output = Directory.CreateTempSubdirectory("perfbudgets-callgrind-server-");
+    }
+
+    /// <summary>
+    /// The start of <paramref name="fileName"/> with <paramref name="arguments"/> under Callgrind (instrumentation off
+    /// until a round starts, <see cref="InstructionMeter.DeterministicEnvironment"/> set). Start it, wait for it to
+    /// listen, and pass its process id to <see cref="Measure"/>.
+    /// </summary>
+    public ProcessStartInfo StartInfo(string fileName, IEnumerable<string> arguments)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(fileName);
+        ArgumentNullException.ThrowIfNull(arguments);
+        return InstructionMeter.StartInfo(_valgrind, _output.FullName, [fileName, .. arguments], cacheSimulation: false, separateThreads: false, countFromStart: true);
+    }
+
+    /// <summary>
+    /// Counts <paramref name="rounds"/> rounds of <paramref name="operations"/> operations that
+    /// <paramref name="runOperations"/> drives against the server <paramref name="processId"/>.
+    /// </summary>
+    /// <param name="processId">The server's process id (Valgrind runs the program in the process it was started as).</param>
+    /// <param name="workload">The name the rounds are dumped under.</param>
+    /// <param name="runOperations">Sends the given number of requests (or frames) and returns when all are answered.</param>
+    /// <param name="operations">Operations per round.</param>
+    /// <param name="rounds">Counted rounds.</param>
+    public InstructionMeasurement Measure(int processId, string workload, Action<int> runOperations, int operations, int rounds = 3)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(workload);
+        ArgumentNullException.ThrowIfNull(runOperations);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rounds);
+        _processId = processId;
+        for (var round = 0; round < rounds; round++)
+        {
+            Command(processId, "instrumentation on");
+            Command(processId, "zero");
+            runOperations(operations);
+            Command(processId, string.Create(CultureInfo.InvariantCulture, $"dump {InstructionRegion.DumpPrefix}:{workload}:{operations}:{round}"));
+            Command(processId, "instrumentation off");
+        }
+
+        var parts = InstructionMeter.DumpFiles(_output.FullName)
+            .Where(path => _read.Add(path))
+            .Select(CallgrindProfile.Read)
+            .ToList();
+        var mapPath = PerfMap.PathFor(processId);
+        var map = File.Exists(mapPath) ? PerfMap.Read(mapPath) : PerfMap.Empty;
+        return InstructionMeter.Measurement(workload, parts, map, InstructionMeter.RuntimeVersion, _valgrind.Version!);
+    }
+
+    /// <inheritdoc />
+    public void Dispose()
+    {
+        _output.Delete(recursive: true);
+        if (_processId is { } pid && File.Exists(PerfMap.PathFor(pid)))
+        {
+            File.Delete(PerfMap.PathFor(pid));
+        }
+    }
+
+    // One Callgrind monitor command through vgdb; vgdb wakes the process through ptrace if all its threads are blocked
+    // in system calls (an idle server), so the command never waits for the next request.
+    private void Command(int processId, string command)
+    {
+        var vgdb = Path.Combine(Path.GetDirectoryName(_valgrind.Path!)!, "vgdb");
+        var start = new ProcessStartInfo(vgdb)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        start.ArgumentList.Add(string.Create(CultureInfo.InvariantCulture, $"--pid={processId}"));
+        foreach (var word in command.Split(' '))
+        {
+            start.ArgumentList.Add(word);
+        }
+
+        using var process = Process.Start(start) ?? throw new InstructionMeterException($"Could not start {vgdb}.");
+        var stdout = process.StandardOutput.ReadToEndAsync();
+        var stderr = process.StandardError.ReadToEndAsync();
+        if (!process.WaitForExit(TimeSpan.FromSeconds(60)))
+        {
+            process.Kill();
+            throw new InstructionMeterException($"vgdb '{command}' to process {processId} did not answer within 60 s.");
+        }
+
+        process.WaitForExit();
+        if (process.ExitCode != 0)
+        {
+            throw new InstructionMeterException($"vgdb '{command}' to process {processId} failed ({process.ExitCode}): {InstructionMeter.Tail(stdout.Result + stderr.Result)}");
+        }
+    }
+}

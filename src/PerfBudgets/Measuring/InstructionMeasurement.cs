@@ -1,0 +1,64 @@
+using System.Globalization;
+
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// What the instruction meter counted for one workload: instructions and system calls of each counted repetition,
+/// and where the instructions went, method by method, in the repetition with the fewest.
+/// </summary>
+/// <param name="Workload">The workload's name.</param>
+/// <param name="OperationsPerRepetition">Operations in each counted repetition.</param>
+/// <param name="InstructionsByRepetition">Instructions executed (Callgrind's Ir) in each repetition.</param>
+/// <param name="SystemCallsByRepetition">System calls made in each repetition.</param>
+/// <param name="EstimatedCyclesByRepetition">
+/// Cycles estimated from Callgrind's cache simulation (L1 hits + 5 × last-level hits + 35 × memory accesses), one per
+/// repetition; empty when the cache simulation was off. Recorded, never gated.
+/// </param>
+/// <param name="Methods">Instructions per operation of each method (exclusive of its callees), largest first.</param>
+/// <param name="SystemCallSites">System calls per operation by the function that made them (the C library's wrappers), largest first.</param>
+/// <param name="RuntimeVersion">The .NET runtime that ran the workload.</param>
+/// <param name="ValgrindVersion">The Valgrind that counted it.</param>
+public sealed record InstructionMeasurement(
+    string Workload,
+    int OperationsPerRepetition,
+    IReadOnlyList<long> InstructionsByRepetition,
+    IReadOnlyList<long> SystemCallsByRepetition,
+    IReadOnlyList<long> EstimatedCyclesByRepetition,
+    IReadOnlyList<MethodInstructions> Methods,
+    IReadOnlyList<MethodInstructions> SystemCallSites,
+    string RuntimeVersion,
+    string ValgrindVersion)
+{
+    /// <summary>
+    /// The gated figure: instructions per operation of the repetition with the fewest. Work that lands in one
+    /// repetition only (a timer, a collection) can only add, while a change to the code adds to every one.
+    /// </summary>
+    public double InstructionsPerOperation => (double)InstructionsByRepetition.Min() / OperationsPerRepetition;
+
+    /// <summary>System calls per operation of the repetition with the fewest (the same reasoning).</summary>
+    public double SystemCallsPerOperation => (double)Math.Max(0, SystemCallsByRepetition.Min()) / OperationsPerRepetition;
+
+    /// <summary>Estimated cycles per operation of the repetition with the fewest, or null without the cache simulation.</summary>
+    public double? EstimatedCyclesPerOperation => EstimatedCyclesByRepetition.Count == 0 ? null : (double)EstimatedCyclesByRepetition.Min() / OperationsPerRepetition;
+
+    /// <summary>Largest ÷ smallest instruction count over the repetitions, minus 1 (0.001 reads as 0.1%).</summary>
+    public double InstructionSpread => (double)InstructionsByRepetition.Max() / InstructionsByRepetition.Min() - 1;
+
+    /// <summary>
+    /// A one-line account: the figure, how it was taken, the spread, the system calls and the versions, for the
+    /// detail of a recorded result.
+    /// </summary>
+    public override string ToString()
+    {
+        var cycles = EstimatedCyclesPerOperation is { } estimate
+            ? string.Create(CultureInfo.InvariantCulture, $", ~{estimate:#,0} estimated cycles/op")
+            : string.Empty;
+        return string.Create(CultureInfo.InvariantCulture,
+            $"{InstructionsPerOperation:#,0.#} instructions/op, smallest of {InstructionsByRepetition.Count} repetitions x {OperationsPerRepetition:N0} ops (spread {InstructionSpread:0.###%}), {SystemCallsPerOperation:#,0.##} syscalls/op{cycles}; .NET {RuntimeVersion}, valgrind {ValgrindVersion}");
+    }
+}
+
+/// <summary>One method's count per operation (instructions or system calls), not counting its callees.</summary>
+/// <param name="Method">The method (type::name), a native symbol, or a label for code that has no name.</param>
+/// <param name="PerOperation">Its count per operation.</param>
+public sealed record MethodInstructions(string Method, double PerOperation);

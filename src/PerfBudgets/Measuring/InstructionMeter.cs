@@ -1,0 +1,242 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// Counts the instructions and system calls an operation costs, by running it in a child process under Valgrind's
+/// Callgrind: a count does not depend on the machine's speed, its load or its kernel, so a budget on it can be tight
+/// (a 2% regression fails it) and hold on any CI runner with the same runtime and Valgrind.
+/// </summary>
+/// <remarks>
+/// <para>
+/// The child is a workload host: a console program that calls <see cref="InstructionRegion.Measure"/> per workload. It
+/// runs under <c>valgrind --tool=callgrind --instr-atstart=no --collect-atstart=no</c>, so nothing is counted until a
+/// region starts, and each counted repetition is dumped by name. <see cref="RunProcess"/> reads every dump and the
+/// runtime's perf map (to name JIT-compiled methods) and removes them.
+/// </para>
+/// <para>
+/// The counts repeat exactly only when the runtime does the same thing in every run: <see cref="DeterministicEnvironment"/>
+/// lists the settings and why each is there. Address-space randomization is turned off with <c>setarch -R</c>.
+/// </para>
+/// </remarks>
+public static partial class InstructionMeter
+{
+    /// <summary>
+    /// The runtime settings under which counts repeat from process to process, set on every child the meter starts.
+    /// </summary>
+    /// <remarks>
+    /// Tiering off (<c>TieredCompilation=0</c>): a method is compiled once, fully optimized, when first called, and never
+    /// replaced; with tiering, which code a counted repetition runs depends on when the background compiler finished,
+    /// and under Valgrind's slowdown that moved counts by 40% between repetitions. Precompiled (ReadyToRun) framework
+    /// code is then kept as it is, which is the same bytes on every machine with the same runtime. <c>TieredPGO=0</c>:
+    /// no profile-guided recompilation. <c>EnableWriteXorExecute=0</c>: no double mapping of JIT code, which Valgrind
+    /// would otherwise have to follow. Workstation, non-concurrent GC with a fixed 64 MB gen-0 budget: no background GC
+    /// thread, and collections happen at the same allocation points whatever the machine's cache sizes.
+    /// <c>ThreadPool_UnfairSemaphoreSpinLimit=0</c>: an idle pool thread sleeps at once instead of spinning for a
+    /// length of time that depends on the machine. The diagnostics server and debugger are off (no IPC thread
+    /// polling), and <c>PerfMapEnabled=3</c> writes the perf map that names JIT-compiled code.
+    /// </remarks>
+    public static IReadOnlyDictionary<string, string> DeterministicEnvironment { get; } = new Dictionary<string, string>(StringComparer.Ordinal)
+    {
+        ["DOTNET_TieredCompilation"] = "0",
+        ["DOTNET_TieredPGO"] = "0",
+        ["DOTNET_EnableWriteXorExecute"] = "0",
+        ["DOTNET_gcServer"] = "0",
+        ["DOTNET_gcConcurrent"] = "0",
+        ["DOTNET_GCgen0size"] = "0x4000000",
+        ["DOTNET_ThreadPool_UnfairSemaphoreSpinLimit"] = "0",
+        ["DOTNET_EnableDiagnostics_IPC"] = "0",
+        ["DOTNET_EnableDiagnostics_Debugger"] = "0",
+        ["DOTNET_EnableDiagnostics_Profiler"] = "0",
+        ["DOTNET_PerfMapEnabled"] = "3",
+    };
+
+    /// <summary>The version of the runtime a child runs on: the one running this process, which the child rolls forward to as well.</summary>
+    public static string RuntimeVersion => Environment.Version.ToString();
+
+    /// <summary>
+    /// Runs <paramref name="assemblyPath"/> (a workload host) under Callgrind with <paramref name="arguments"/> and
+    /// returns its counted regions.
+    /// </summary>
+    /// <param name="assemblyPath">The host's .dll, run with the dotnet host that runs this process.</param>
+    /// <param name="arguments">The host's arguments (which workloads to run).</param>
+    /// <param name="timeout">How long the whole run may take before it is killed.</param>
+    /// <param name="cacheSimulation">
+    /// True to run Callgrind's cache simulation for the estimated-cycles figure; it slows the run by about half again.
+    /// </param>
+    /// <exception cref="InstructionMeterException">Valgrind is unavailable, the host failed, or it timed out.</exception>
+    public static CallgrindRun RunProcess(string assemblyPath, IEnumerable<string> arguments, TimeSpan timeout, bool cacheSimulation = false)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(assemblyPath);
+        ArgumentNullException.ThrowIfNull(arguments);
+        var valgrind = Valgrind.Current;
+        if (!valgrind.IsAvailable)
+        {
+            throw new InstructionMeterException($"not measured ({valgrind.UnavailableReason})");
+        }
+
+        var output = Directory.CreateTempSubdirectory("perfbudgets-callgrind-");
+        try
+        {
+            var start = StartInfo(valgrind, output.FullName, [DotnetHost, assemblyPath, .. arguments], cacheSimulation, separateThreads: true, countFromStart: false);
+            start.WorkingDirectory = Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!;
+            using var process = Process.Start(start) ?? throw new InstructionMeterException($"Could not start {start.FileName}.");
+            var stdout = process.StandardOutput.ReadToEndAsync();
+            var stderr = process.StandardError.ReadToEndAsync();
+            if (!process.WaitForExit(timeout))
+            {
+                process.Kill(entireProcessTree: true);
+                throw new InstructionMeterException($"The workload host under Callgrind did not finish within {timeout.TotalSeconds:0} s: {assemblyPath}");
+            }
+
+            process.WaitForExit();
+            if (process.ExitCode != 0)
+            {
+                throw new InstructionMeterException($"The workload host under Callgrind exited with {process.ExitCode}: {Tail(stderr.Result)}");
+            }
+
+            var map = ReadPerfMap(process.Id);
+            var parts = InstructionMeter.DumpFiles(output.FullName).Select(CallgrindProfile.Read).ToList();
+            return new CallgrindRun(stdout.Result, parts, map, RuntimeVersion, valgrind.Version!);
+        }
+        finally
+        {
+            output.Delete(recursive: true);
+        }
+    }
+
+    /// <summary>The dotnet host that runs this process (set by the SDK in tests), else <c>dotnet</c> on PATH.</summary>
+    public static string DotnetHost => Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } host ? host : "dotnet";
+
+    /// <summary>
+    /// The start of a process under Callgrind, with address randomization off and <see cref="DeterministicEnvironment"/>
+    /// set. Profiles go to <paramref name="outputDirectory"/>: a dump as <c>callgrind.out.PID.N</c> (<c>.N-TT</c> per thread), which is what the meter reads; the file of the final dump at exit (<c>callgrind.out.PID</c>) holds nothing counted.
+    /// </summary>
+    internal static ProcessStartInfo StartInfo(Valgrind valgrind, string outputDirectory, IReadOnlyList<string> command, bool cacheSimulation, bool separateThreads, bool countFromStart)
+    {
+        var setarch = File.Exists("/usr/bin/setarch") ? "/usr/bin/setarch" : null;
+        var start = new ProcessStartInfo(setarch ?? valgrind.Path!)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        if (setarch is not null)
+        {
+            start.ArgumentList.Add("-R");
+            start.ArgumentList.Add(valgrind.Path!);
+        }
+
+        foreach (var argument in new[]
+        {
+            "--tool=callgrind", "--instr-atstart=no", countFromStart ? "--collect-atstart=yes" : "--collect-atstart=no",
+            "--smc-check=all", "--collect-systime=nsec", separateThreads ? "--separate-threads=yes" : "--separate-threads=no",
+            "--dump-line=no", cacheSimulation ? "--cache-sim=yes" : "--cache-sim=no",
+            $"--callgrind-out-file={Path.Combine(outputDirectory, "callgrind.out.%p")}",
+        })
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        foreach (var part in command)
+        {
+            start.ArgumentList.Add(part);
+        }
+
+        foreach (var (name, value) in DeterministicEnvironment)
+        {
+            start.Environment[name] = value;
+        }
+
+        return start;
+    }
+
+    /// <summary>The dumps in a profile folder: <c>callgrind.out.PID.N</c>, or <c>callgrind.out.PID.N-TT</c> per thread.</summary>
+    internal static IEnumerable<string> DumpFiles(string directory) =>
+        Directory.EnumerateFiles(directory, "callgrind.out.*").Where(path => DumpName().IsMatch(Path.GetFileName(path)));
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"^callgrind\.out\.\d+\.\d+(-\d+)?$")]
+    private static partial System.Text.RegularExpressions.Regex DumpName();
+
+    /// <summary>Reads and removes the perf map of a finished process; an empty map when it wrote none.</summary>
+    internal static PerfMap ReadPerfMap(int processId)
+    {
+        var path = PerfMap.PathFor(processId);
+        if (!File.Exists(path))
+        {
+            return PerfMap.Empty;
+        }
+
+        try
+        {
+            return PerfMap.Read(path);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    internal static string Tail(string text)
+    {
+        var lines = text.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        return string.Join(" | ", lines.TakeLast(5)).Trim();
+    }
+
+    /// <summary>
+    /// Builds a measurement from the dumps named <c>perfbudgets:WORKLOAD:OPERATIONS:REPETITION</c> (several threads'
+    /// parts of one dump are added up).
+    /// </summary>
+    internal static InstructionMeasurement Measurement(string workload, IEnumerable<CallgrindProfile> parts, PerfMap map, string runtimeVersion, string valgrindVersion)
+    {
+        var prefix = $"{InstructionRegion.DumpPrefix}:{workload}:";
+        var repetitions = parts
+            .Select(p => (Part: p, At: p.Trigger.IndexOf(prefix, StringComparison.Ordinal)))
+            .Where(p => p.At >= 0)
+            .Select(p => (p.Part, Fields: p.Part.Trigger[(p.At + prefix.Length)..].Split(':')))
+            .GroupBy(p => p.Fields[1], StringComparer.Ordinal)
+            .OrderBy(g => int.Parse(g.Key, CultureInfo.InvariantCulture))
+            .Select(g => (Operations: int.Parse(g.First().Fields[0], CultureInfo.InvariantCulture), Parts: g.Select(p => p.Part).ToList()))
+            .ToList();
+        if (repetitions.Count == 0)
+        {
+            throw new InstructionMeterException($"No counted region named '{workload}' in the Callgrind profile: did the host run it?");
+        }
+
+        var instructions = repetitions.Select(r => r.Parts.Sum(p => p.Instructions)).ToList();
+        var syscalls = repetitions.Select(r => r.Parts.Sum(p => p.SystemCalls)).ToList();
+        var cycles = repetitions.All(r => r.Parts.All(p => p.Totals.ContainsKey("DLmw")))
+            ? repetitions.Select(r => r.Parts.Sum(EstimatedCycles)).ToList()
+            : [];
+        var operations = repetitions[0].Operations;
+        var fewest = repetitions[instructions.IndexOf(instructions.Min())].Parts;
+        var fewestCalls = repetitions[syscalls.IndexOf(syscalls.Min())].Parts;
+        return new InstructionMeasurement(workload, operations, instructions, syscalls, cycles,
+            PerMethod(fewest.SelectMany(p => p.ExclusiveInstructions), map, operations),
+            PerMethod(fewestCalls.SelectMany(p => p.ExclusiveSystemCalls), map, operations),
+            runtimeVersion, valgrindVersion);
+    }
+
+    private static List<MethodInstructions> PerMethod(IEnumerable<KeyValuePair<string, long>> functions, PerfMap map, int operations) =>
+        functions
+            .GroupBy(f => MethodName(map, f.Key), StringComparer.Ordinal)
+            .Select(g => new MethodInstructions(g.Key, (double)g.Sum(f => f.Value) / operations))
+            .OrderByDescending(m => m.PerOperation)
+            .ToList();
+
+    // The iai-callgrind / gungraun estimate: L1 hits + 5 x last-level hits + 35 x memory accesses.
+    private static long EstimatedCycles(CallgrindProfile part)
+    {
+        var accesses = part.Total("Ir") + part.Total("Dr") + part.Total("Dw");
+        var ram = part.Total("ILmr") + part.Total("DLmr") + part.Total("DLmw");
+        var l1Misses = part.Total("I1mr") + part.Total("D1mr") + part.Total("D1mw");
+        var llHits = l1Misses - ram;
+        return (accesses - l1Misses) + (5 * llHits) + (35 * ram);
+    }
+
+    // Code without a symbol that the perf map does not name either is precompiled (ReadyToRun) framework code or a
+    // runtime stub: grouped under one label, so the list still adds up to the whole.
+    private static string MethodName(PerfMap map, string callgrindName) =>
+        map.Resolve(callgrindName) ?? "[precompiled framework code or runtime stubs]";
+}

@@ -1,0 +1,60 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// Where Valgrind is on this machine and which version it is, or why the instruction meter cannot run here
+/// (not Linux on x86-64, or the <c>valgrind</c> package is not installed).
+/// </summary>
+/// <param name="Path">The <c>valgrind</c> executable, or null when it is unavailable.</param>
+/// <param name="Version">Its version, e.g. <c>3.19.0</c>, or null.</param>
+/// <param name="UnavailableReason">Why the meter cannot run, or null when it can.</param>
+public sealed record Valgrind(string? Path, string? Version, string? UnavailableReason)
+{
+    private static readonly Lazy<Valgrind> Located = new(Locate);
+
+    /// <summary>The Valgrind of this machine, located once per process.</summary>
+    public static Valgrind Current => Located.Value;
+
+    /// <summary>True when the instruction meter can run here.</summary>
+    public bool IsAvailable => UnavailableReason is null;
+
+    /// <summary><c>callgrind_control</c>, installed beside <c>valgrind</c>, which steers a server's counting from outside.</summary>
+    public string? CallgrindControlPath => Path is null ? null : FindOnPath("callgrind_control");
+
+    private static Valgrind Locate()
+    {
+        if (!OperatingSystem.IsLinux() || RuntimeInformation.ProcessArchitecture != Architecture.X64)
+        {
+            return new Valgrind(null, null, $"the instruction meter runs on Linux x86-64, not {RuntimeInformation.OSDescription} {RuntimeInformation.ProcessArchitecture}");
+        }
+
+        if (FindOnPath("valgrind") is not { } path)
+        {
+            return new Valgrind(null, null, "valgrind not found: apt-get install valgrind");
+        }
+
+        try
+        {
+            var start = new ProcessStartInfo(path, "--version") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+            using var process = Process.Start(start)!;
+            var text = process.StandardOutput.ReadToEnd().Trim();
+            process.WaitForExit();
+            var version = text.StartsWith("valgrind-", StringComparison.Ordinal) ? text["valgrind-".Length..] : text;
+            return process.ExitCode == 0 && version.Length > 0
+                ? new Valgrind(path, version, null)
+                : new Valgrind(null, null, $"'{path} --version' failed (exit {process.ExitCode})");
+        }
+        catch (System.ComponentModel.Win32Exception e)
+        {
+            return new Valgrind(null, null, $"'{path}' could not be started: {e.Message}");
+        }
+    }
+
+    private static string? FindOnPath(string name) =>
+        (Environment.GetEnvironmentVariable("PATH") ?? string.Empty)
+            .Split(System.IO.Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
+            .Select(dir => System.IO.Path.Combine(dir, name))
+            .FirstOrDefault(File.Exists);
+}

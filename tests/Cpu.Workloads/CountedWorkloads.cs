@@ -1,0 +1,179 @@
+using System.Globalization;
+using PerfBudgets.Measuring;
+using PerfGate.Tests.Workloads;
+using SystemUnderTest.HPack;
+using SystemUnderTest.IO;
+using SystemUnderTest.Json;
+using SystemUnderTest.Sockets;
+
+namespace PerfGate.Tests.Cpu.Workloads;
+
+/// <summary>
+/// The in-process paths gated by instruction and system-call counts, by name: the HPACK codec, the four JSON
+/// strategies on both shapes, the socket loops and the file copy. Each one warms up, then runs
+/// <see cref="InstructionRegion.Measure"/>, and returns a check of the work it did. The two corpus workloads count two
+/// repetitions, not three: each is half a billion instructions, and their repetitions agree to within 40.
+/// </summary>
+internal static class CountedWorkloads
+{
+    private static readonly Dictionary<string, Func<string>> Workloads = new(StringComparer.Ordinal)
+    {
+        ["HPack.Decode.TypicalRequest"] = DecodeTypicalRequest,
+        ["HPack.Decode.Corpus"] = DecodeCorpus,
+        ["HPack.Encode.GrpcResponse"] = EncodeGrpcResponse,
+        ["HPack.Encode.RawData"] = EncodeRawData,
+        ["Json.RoundTrip.Bytes.Single"] = () => RoundTrip("Bytes", "Single"),
+        ["Json.RoundTrip.Bytes.List9"] = () => RoundTrip("Bytes", "List9"),
+        ["Json.RoundTrip.StackPool.Single"] = () => RoundTrip("StackPool", "Single"),
+        ["Json.RoundTrip.StackPool.List9"] = () => RoundTrip("StackPool", "List9"),
+        ["Json.RoundTrip.Recyclable.Single"] = () => RoundTrip("Recyclable", "Single"),
+        ["Json.RoundTrip.Recyclable.List9"] = () => RoundTrip("Recyclable", "List9"),
+        ["Json.RoundTrip.BufferWriter.Single"] = () => RoundTrip("BufferWriter", "Single"),
+        ["Json.RoundTrip.BufferWriter.List9"] = () => RoundTrip("BufferWriter", "List9"),
+        ["Sockets.SaeaLoop"] = SaeaLoopMessages,
+        ["Sockets.ValueTaskLoop"] = ValueTaskLoopMessages,
+        ["IO.FileCopy"] = FileCopy,
+    };
+
+    public static IReadOnlyList<string> Names => [.. Workloads.Keys];
+
+    public static string Run(string name) => Workloads.TryGetValue(name, out var run)
+        ? run()
+        : throw new ArgumentException($"No counted workload named '{name}'. Known: {string.Join(", ", Workloads.Keys)}.", nameof(name));
+
+    private static string DecodeTypicalRequest()
+    {
+        var handler = new HeaderCounter();
+        var (decoder, typical) = HPackWorkloads.PrimedDecoderAndTypicalRequest(handler);
+        handler.Reset();
+        InstructionRegion.Measure("HPack.Decode.TypicalRequest", n =>
+        {
+            for (var i = 0; i < n; i++)
+            {
+                decoder.Decode(typical, endHeaders: true, handler);
+            }
+        }, operations: 200, warmUpOperations: 2_000);
+        return Check(handler.Headers % 10 == 0 && handler.Headers > 0, $"{handler.Headers} headers");
+    }
+
+    private static string DecodeCorpus()
+    {
+        var stories = HPackWorkloads.EncodedCorpusStories(HPackStoryArchive.Read(HPackWorkloads.CorpusArchivePath));
+        var counter = new HeaderCounter();
+        long headers = 0;
+        InstructionRegion.Measure("HPack.Decode.Corpus", n =>
+        {
+            for (var i = 0; i < n; i++)
+            {
+                headers = HPackWorkloads.DecodeCorpus(stories, counter);
+            }
+        }, operations: 1, warmUpOperations: 2, repetitions: 2);
+        return Check(headers > 300_000, $"{headers} headers");
+    }
+
+    private static string EncodeGrpcResponse()
+    {
+        var operation = HPackWorkloads.GrpcResponseOperation(new HPackEncoder());
+        long written = 0;
+        InstructionRegion.Measure("HPack.Encode.GrpcResponse", n =>
+        {
+            for (var i = 0; i < n; i++)
+            {
+                written += operation();
+            }
+        }, operations: 200, warmUpOperations: 2_000);
+        return Check(written > 0, $"{written} bytes");
+    }
+
+    private static string EncodeRawData()
+    {
+        var stories = HPackWorkloads.RawCorpusStories(HPackStoryArchive.Read(HPackWorkloads.CorpusArchivePath));
+        var buffer = new byte[1 << 16];
+        long written = 0;
+        InstructionRegion.Measure("HPack.Encode.RawData", n =>
+        {
+            for (var i = 0; i < n; i++)
+            {
+                written = HPackWorkloads.EncodeRawCorpus(stories, buffer);
+            }
+        }, operations: 1, warmUpOperations: 2, repetitions: 2);
+        return Check(written > 300_000, $"{written} bytes");
+    }
+
+    private static string RoundTrip(string strategyName, string shape)
+    {
+        var strategies = new JsonStrategies(new JsonPoolOptions());
+        var strategy = strategies.All.Single(s => s.Name == strategyName);
+        var name = $"Json.RoundTrip.{strategyName}.{shape}";
+        if (shape == "Single")
+        {
+            var employee = EmployeeData.Single;
+            Employee? back = null;
+            InstructionRegion.Measure(name, n =>
+            {
+                for (var i = 0; i < n; i++)
+                {
+                    back = strategy.RoundTrip(employee, strategies.Json.Employee);
+                }
+            }, operations: 100, warmUpOperations: 1_000);
+            return Check(back is not null && SameJson(back, employee, strategies.Json.Employee.Write), "equal employee");
+        }
+
+        var list = EmployeeData.List(9);
+        List<Employee>? backList = null;
+        InstructionRegion.Measure(name, n =>
+        {
+            for (var i = 0; i < n; i++)
+            {
+                backList = strategy.RoundTrip(list, strategies.Json.List);
+            }
+        }, operations: 20, warmUpOperations: 200);
+        return Check(backList is not null && SameJson(backList, list, strategies.Json.List.Write), "equal list");
+    }
+
+    private static string SaeaLoopMessages()
+    {
+        using var loop = new SaeaLoop(new SocketLoopOptions());
+        long sent = 0;
+        InstructionRegion.Measure("Sockets.SaeaLoop", n => sent += loop.Run(n).Messages, operations: 200, warmUpOperations: 2_000);
+        return Check(sent == 2_000 + (3 * 200), $"{sent} messages");
+    }
+
+    private static string ValueTaskLoopMessages()
+    {
+        using var loop = new ValueTaskLoop(new SocketLoopOptions());
+        long sent = 0;
+        InstructionRegion.Measure("Sockets.ValueTaskLoop", n => sent += loop.RunAsync(n).GetAwaiter().GetResult().Messages, operations: 200, warmUpOperations: 2_000);
+        return Check(sent == 2_000 + (3 * 200), $"{sent} messages");
+    }
+
+    private static string FileCopy()
+    {
+        var folder = Directory.CreateTempSubdirectory("perfgate-counted-copy-");
+        try
+        {
+            var source = Path.Combine(folder.FullName, "source.bin");
+            var destination = Path.Combine(folder.FullName, "copy.bin");
+            const int Size = 1024 * 1024;
+            FileCopyLoop.GenerateAsync(source, Size).GetAwaiter().GetResult();
+            InstructionRegion.Measure("IO.FileCopy", n =>
+            {
+                for (var i = 0; i < n; i++)
+                {
+                    FileCopyLoop.CopyAsync(source, destination, 81_920).GetAwaiter().GetResult();
+                }
+            }, operations: 4, warmUpOperations: 8);
+            return Check(new FileInfo(destination).Length == Size, $"{Size} bytes copied");
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    private static bool SameJson<T>(T actual, T expected, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> typeInfo) =>
+        System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(actual, typeInfo).AsSpan().SequenceEqual(System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(expected, typeInfo));
+
+    private static string Check(bool ok, string what) =>
+        string.Create(CultureInfo.InvariantCulture, $"{(ok ? "ok" : "FAILED")} {what.Replace(' ', '_')}");
+}

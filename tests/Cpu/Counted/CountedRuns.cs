@@ -1,0 +1,125 @@
+using System.Text.Json;
+using PerfBudgets;
+using PerfBudgets.Load;
+using PerfBudgets.Measuring;
+using SystemUnderTest.Json;
+using SystemUnderTest.Sockets.Echo;
+
+namespace PerfGate.Tests.Cpu.Counted;
+
+/// <summary>
+/// The two Callgrind runs behind the counted budgets, started in the background as the suite starts and run side by
+/// side (each is one Valgrind process, and Valgrind runs one thread at a time, so together they take the two cores):
+/// the workload host with every in-process workload, and the system under test as a server driven request by request.
+/// Counts do not depend on what else the machine does, so the two may share it; the suite's timed budgets wait for
+/// both to finish (<see cref="WhenIdleAsync"/>) and measure on a quiet machine. It is the suite's assembly fixture and
+/// holds <see cref="OneSuiteAtATime"/> first, so no other suite measures beside the two runs.
+/// </summary>
+public sealed class CountedRuns : IAsyncLifetime
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromMinutes(10);
+    private readonly OneSuiteAtATime _oneSuiteAtATime = new();
+
+    private Task<CallgrindRun>? _inProcess;
+    private Task<IReadOnlyDictionary<string, InstructionMeasurement>>? _server;
+
+    /// <summary>Why nothing can be counted on this machine (no Valgrind, not Linux x86-64), or null when it can.</summary>
+    public string? UnavailableReason { get; } = Valgrind.Current.UnavailableReason;
+
+    /// <summary>The in-process workloads' run: every workload of the host, counted in one Callgrind process.</summary>
+    public Task<CallgrindRun> InProcess => _inProcess ?? throw new InvalidOperationException(UnavailableReason);
+
+    /// <summary>The server's counts by workload (<c>Api.DelayAsync</c>, <c>Json.Endpoint.Employees9</c>, …).</summary>
+    public Task<IReadOnlyDictionary<string, InstructionMeasurement>> Server => _server ?? throw new InvalidOperationException(UnavailableReason);
+
+    /// <inheritdoc />
+    public ValueTask InitializeAsync()
+    {
+        if (UnavailableReason is null)
+        {
+            var host = Path.Combine(AppContext.BaseDirectory, "Cpu.Workloads.dll");
+            _inProcess = Task.Run(() => InstructionMeter.RunProcess(host, [], Timeout));
+            _server = Task.Run(CountServerAsync);
+        }
+
+        return ValueTask.CompletedTask;
+    }
+
+    /// <summary>Waits until neither Callgrind run is still going (whatever their outcome).</summary>
+    public async Task WhenIdleAsync()
+    {
+        foreach (var run in new Task?[] { _inProcess, _server })
+        {
+            if (run is not null)
+            {
+                await ((Task)run).ContinueWith(_ => { }, TaskScheduler.Default);
+            }
+        }
+    }
+
+    /// <inheritdoc />
+    public async ValueTask DisposeAsync()
+    {
+        await WhenIdleAsync();
+        _oneSuiteAtATime.Dispose();
+    }
+
+    // The server under Callgrind, uninstrumented until a round starts. Each workload is driven from one keep-alive
+    // connection, request after request, so a round counts the server's work per request and nothing of the client's.
+    private static async Task<IReadOnlyDictionary<string, InstructionMeasurement>> CountServerAsync()
+    {
+        var book = BudgetGate.Default.Book;
+        var warmUp = book.IntParameter("Cpu.Counted.Server.WarmUpRequests");
+        var requests = book.IntParameter("Cpu.Counted.Server.Requests");
+        var rounds = book.IntParameter("Cpu.Counted.Server.Rounds");
+        using var callgrind = new CallgrindServer();
+        using var app = await AppProcess.StartAsync(TimeSpan.FromMinutes(3), CancellationToken.None, withEchoService: true, underCallgrind: callgrind);
+        var body = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
+        using var delay = new HttpKeepAliveProbe(app.EndPoint, "/api/delay/async?ms=0");
+        using var employees = new HttpKeepAliveProbe(app.EndPoint, "/api/employees?count=9");
+        using var echo9 = new HttpKeepAliveProbe(app.EndPoint, "POST", "/api/employees/echo", "application/json", body);
+        using var frames = EchoClient.Connect(app.EchoEndPoint!, 1_000, TimeSpan.FromSeconds(60));
+        var workloads = new (string Name, Action Send)[]
+        {
+            ("Api.DelayAsync", () => Expect(delay.Send(), 200)),
+            ("Json.Endpoint.Employees9", () => Expect(employees.Send(), 200)),
+            ("Json.Endpoint.Echo9", () => Expect(echo9.Send(), 200)),
+            ("Sockets.Echo", () => frames.Echo()),
+        };
+
+        foreach (var (_, send) in workloads)
+        {
+            Repeat(send, warmUp);
+        }
+
+        var counts = new Dictionary<string, InstructionMeasurement>(StringComparer.Ordinal);
+        foreach (var (name, send) in workloads)
+        {
+            counts[name] = callgrind.Measure(app.ProcessId, name, n => Repeat(send, n), requests, rounds);
+        }
+
+        var expected = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
+        if (!employees.LastBody.SequenceEqual(expected) || !echo9.LastBody.SequenceEqual(body))
+        {
+            throw new InvalidOperationException("The server answered the counted requests with a wrong body.");
+        }
+
+        return counts;
+    }
+
+    private static void Repeat(Action send, int count)
+    {
+        for (var i = 0; i < count; i++)
+        {
+            send();
+        }
+    }
+
+    private static void Expect(int status, int expected)
+    {
+        if (status != expected)
+        {
+            throw new InvalidOperationException($"The server answered {status}, not {expected}.");
+        }
+    }
+}

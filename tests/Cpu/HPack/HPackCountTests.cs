@@ -1,0 +1,20 @@
+using PerfBudgets;
+using PerfGate.Tests.Cpu.Counted;
+
+namespace PerfGate.Tests.Cpu.HPack;
+
+public sealed class HPackCountTests(CountedRuns runs)
+{
+    public static TheoryData<string, string> Workloads => new()
+    {
+        { "HPack.Decode.TypicalRequest", "the typical 10-header request block on a warm decoder, per block" },
+        { "HPack.Decode.Corpus", "every block of the corpus's nine encoder folders, a new decoder per story, per corpus" },
+        { "HPack.Encode.GrpcResponse", "6 response headers + 2 trailers on a warm encoder, per response" },
+        { "HPack.Encode.RawData", "every raw-data story, a new encoder per story, per corpus" },
+    };
+
+    [Theory(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
+    [MemberData(nameof(Workloads))]
+    public Task HPack_Instructions(string workload, string describe) =>
+        CountedCheck.InProcessAsync(runs, workload, $"{workload}.Instructions", describe);
+}

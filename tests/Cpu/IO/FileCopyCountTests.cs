@@ -1,0 +1,11 @@
+using PerfBudgets;
+using PerfGate.Tests.Cpu.Counted;
+
+namespace PerfGate.Tests.Cpu.IO;
+
+public sealed class FileCopyCountTests(CountedRuns runs)
+{
+    [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
+    public Task IO_FileCopy_Syscalls() =>
+        CountedCheck.InProcessAsync(runs, "IO.FileCopy", "IO.FileCopy.Syscalls", "FileCopyLoop.CopyAsync of a 1 MiB file with an 80 KiB buffer, per copy");
+}
