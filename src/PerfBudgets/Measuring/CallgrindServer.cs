@@ -10,9 +10,19 @@ namespace PerfBudgets.Measuring;
 /// instrumentation off. The server's code is not touched.
 /// </summary>
 /// <remarks>
+/// <para>
 /// Every thread of the server is counted during a round (its socket engine, its pool threads), so a round measures
 /// all the work a request causes. Background work that lands in one round (a timer, a collection) only adds, so
 /// <see cref="InstructionMeasurement.InstructionsPerOperation"/> takes the round with the fewest.
+/// </para>
+/// <para>
+/// Requests go one at a time, and the next is sent only once the server has gone quiet (its CPU clock stands still for
+/// a millisecond). Without that pause, the path a request takes depends on a race: whether it arrives while the server
+/// is still finishing the previous one (its next read completes at once) or after (the read waits, and the socket
+/// engine wakes a pool thread). Under Valgrind's slowdown that race went both ways, and the echo service's count per
+/// frame moved by half between runs. With the pause every request takes the idle server's path, as on a server
+/// between requests.
+/// </para>
 /// </remarks>
 public sealed class CallgrindServer : IDisposable
 {
@@ -48,25 +58,32 @@ public sealed class CallgrindServer : IDisposable
 
     /// <summary>
     /// Counts <paramref name="rounds"/> rounds of <paramref name="operations"/> operations that
-    /// <paramref name="runOperations"/> drives against the server <paramref name="processId"/>.
+    /// <paramref name="sendOne"/> drives against the server <paramref name="processId"/>.
     /// </summary>
     /// <param name="processId">The server's process id (Valgrind runs the program in the process it was started as).</param>
     /// <param name="workload">The name the rounds are dumped under.</param>
-    /// <param name="runOperations">Sends the given number of requests (or frames) and returns when all are answered.</param>
+    /// <param name="sendOne">Sends one request (or frame) and returns when it is answered.</param>
     /// <param name="operations">Operations per round.</param>
     /// <param name="rounds">Counted rounds.</param>
-    public InstructionMeasurement Measure(int processId, string workload, Action<int> runOperations, int operations, int rounds = 3)
+    public InstructionMeasurement Measure(int processId, string workload, Action sendOne, int operations, int rounds = 3)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(workload);
-        ArgumentNullException.ThrowIfNull(runOperations);
+        ArgumentNullException.ThrowIfNull(sendOne);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(rounds);
         _processId = processId;
+        var clock = CpuClock.ForProcess(processId);
         for (var round = 0; round < rounds; round++)
         {
             Command(processId, "instrumentation on");
             Command(processId, "zero");
-            runOperations(operations);
+            for (var i = 0; i < operations; i++)
+            {
+                WaitUntilQuiet(clock);
+                sendOne();
+            }
+
+            WaitUntilQuiet(clock);
             Command(processId, string.Create(CultureInfo.InvariantCulture, $"dump {InstructionRegion.DumpPrefix}:{workload}:{operations}:{round}"));
             Command(processId, "instrumentation off");
         }
@@ -87,6 +104,34 @@ public sealed class CallgrindServer : IDisposable
         if (_processId is { } pid && File.Exists(PerfMap.PathFor(pid)))
         {
             File.Delete(PerfMap.PathFor(pid));
+        }
+    }
+
+    /// <summary>
+    /// Drives <paramref name="sendOne"/> <paramref name="operations"/> times, each once the server has gone quiet, with
+    /// nothing counted (warm-up: lazy initialisation and the JIT's first compilations).
+    /// </summary>
+    public static void WarmUp(int processId, Action sendOne, int operations)
+    {
+        ArgumentNullException.ThrowIfNull(sendOne);
+        var clock = CpuClock.ForProcess(processId);
+        for (var i = 0; i < operations; i++)
+        {
+            WaitUntilQuiet(clock);
+            sendOne();
+        }
+    }
+
+    // Quiet: the server's CPU clock advanced less than 50 µs over a millisecond, twice in a row.
+    private static void WaitUntilQuiet(Func<long> clock)
+    {
+        var quiet = 0;
+        var deadline = Stopwatch.GetTimestamp() + (Stopwatch.Frequency * 10);
+        while (quiet < 2 && Stopwatch.GetTimestamp() < deadline)
+        {
+            var before = clock();
+            Thread.Sleep(1);
+            quiet = clock() - before < 50_000 ? quiet + 1 : 0;
         }
     }
 

@@ -9,7 +9,10 @@ namespace PerfBudgets.Measuring;
 /// <param name="Workload">The workload's name.</param>
 /// <param name="OperationsPerRepetition">Operations in each counted repetition.</param>
 /// <param name="InstructionsByRepetition">Instructions executed (Callgrind's Ir) in each repetition.</param>
-/// <param name="SystemCallsByRepetition">System calls made in each repetition.</param>
+/// <param name="SystemCallsByRepetition">
+/// System calls made in each repetition, less clock reads and thread synchronization
+/// (<see cref="InstructionMeter.IsTimingDependentSystemCall"/>).
+/// </param>
 /// <param name="EstimatedCyclesByRepetition">
 /// Cycles estimated from Callgrind's cache simulation (L1 hits + 5 × last-level hits + 35 × memory accesses), one per
 /// repetition; empty when the cache simulation was off. Recorded, never gated.

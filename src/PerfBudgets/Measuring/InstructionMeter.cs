@@ -205,7 +205,7 @@ public static partial class InstructionMeter
         }
 
         var instructions = repetitions.Select(r => r.Parts.Sum(p => p.Instructions)).ToList();
-        var syscalls = repetitions.Select(r => r.Parts.Sum(p => p.SystemCalls)).ToList();
+        var syscalls = repetitions.Select(r => r.Parts.Sum(CountedSystemCalls)).ToList();
         var cycles = repetitions.All(r => r.Parts.All(p => p.Totals.ContainsKey("DLmw")))
             ? repetitions.Select(r => r.Parts.Sum(EstimatedCycles)).ToList()
             : [];
@@ -214,9 +214,34 @@ public static partial class InstructionMeter
         var fewestCalls = repetitions[syscalls.IndexOf(syscalls.Min())].Parts;
         return new InstructionMeasurement(workload, operations, instructions, syscalls, cycles,
             PerMethod(fewest.SelectMany(p => p.ExclusiveInstructions), map, operations),
-            PerMethod(fewestCalls.SelectMany(p => p.ExclusiveSystemCalls), map, operations),
+            PerMethod(fewestCalls.SelectMany(p => p.ExclusiveSystemCalls).Where(f => !IsTimingDependentSystemCall(f.Key)), map, operations),
             runtimeVersion, valgrindVersion);
     }
+
+    /// <summary>
+    /// The system calls a budget counts: every one Callgrind saw, less clock reads and thread synchronization.
+    /// </summary>
+    /// <remarks>
+    /// A clock read (<c>clock_gettime</c>) is a vDSO call that never enters the kernel natively; only under Valgrind,
+    /// which has no vDSO, does it become a system call, and spin-waits read the clock a number of times that depends
+    /// on timing. Futex waits and wakes (mutexes, condition variables, <c>sched_yield</c>) happen only when threads
+    /// meet, which is timing too: measured on the server, they moved by hundreds per round while the I/O calls (one
+    /// <c>epoll_wait</c>, two <c>recv</c> and one <c>send</c> per request) did not move at all. What stays is the I/O
+    /// and every other call, sleeps included: one more of those per operation is a change in the code.
+    /// </remarks>
+    public static bool IsTimingDependentSystemCall(string function)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        var name = function.Split('@')[0];
+        return name is "clock_gettime" or "gettimeofday" or "time" or "clock_getres" or "sched_yield"
+            || name.Contains("futex", StringComparison.Ordinal)
+            || name.Contains("lll_lock", StringComparison.Ordinal)
+            || name.StartsWith("pthread_", StringComparison.Ordinal)
+            || name.StartsWith("sem_", StringComparison.Ordinal);
+    }
+
+    private static long CountedSystemCalls(CallgrindProfile part) =>
+        Math.Max(0, part.SystemCalls - part.ExclusiveSystemCalls.Where(f => IsTimingDependentSystemCall(f.Key)).Sum(f => f.Value));
 
     private static List<MethodInstructions> PerMethod(IEnumerable<KeyValuePair<string, long>> functions, PerfMap map, int operations) =>
         functions
