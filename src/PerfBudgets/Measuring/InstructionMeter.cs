@@ -222,9 +222,9 @@ public static partial class InstructionMeter
     /// The system calls a budget counts: every one Callgrind saw, less clock reads and thread synchronization.
     /// </summary>
     /// <remarks>
-    /// A clock read (<c>clock_gettime</c>) is a vDSO call that never enters the kernel natively; only under Valgrind,
-    /// which has no vDSO, does it become a system call, and spin-waits read the clock a number of times that depends
-    /// on timing. Futex waits and wakes (mutexes, condition variables, <c>sched_yield</c>) happen only when threads
+    /// A clock read (<c>clock_gettime</c>) or <c>sched_getcpu</c> is a vDSO call that never enters the kernel natively;
+    /// only under Valgrind, which has no vDSO, does it become a system call, and spin-waits read the clock a number of
+    /// times that depends on timing. Futex waits and wakes (mutexes, condition variables, <c>sched_yield</c>) happen only when threads
     /// meet, which is timing too: measured on the server, they moved by hundreds per round while the I/O calls (one
     /// <c>epoll_wait</c>, two <c>recv</c> and one <c>send</c> per request) did not move at all. What stays is the I/O
     /// and every other call, sleeps included: one more of those per operation is a change in the code.
@@ -233,7 +233,7 @@ public static partial class InstructionMeter
     {
         ArgumentNullException.ThrowIfNull(function);
         var name = function.Split('@')[0];
-        return name is "clock_gettime" or "gettimeofday" or "time" or "clock_getres" or "sched_yield"
+        return name is "clock_gettime" or "gettimeofday" or "time" or "clock_getres" or "sched_getcpu" or "getcpu" or "sched_yield"
             || name.Contains("futex", StringComparison.Ordinal)
             || name.Contains("lll_lock", StringComparison.Ordinal)
             || name.StartsWith("pthread_", StringComparison.Ordinal)

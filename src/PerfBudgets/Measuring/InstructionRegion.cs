@@ -5,11 +5,16 @@ namespace PerfBudgets.Measuring;
 /// <summary>
 /// The side of the instruction meter that runs inside the measured process, under Callgrind: it warms an operation
 /// up uninstrumented, then counts a few repetitions of it, each written to a Callgrind dump of its own, named so
-/// that <c>InstructionMeter</c> can read the count per operation back.
+/// that <see cref="InstructionMeter"/> can read the count per operation back.
 /// </summary>
 /// <remarks>
+/// A repetition counts the calling thread: Callgrind keeps collection switched per thread, and a client request toggles
+/// it in the thread that makes it (a client-request dump, likewise, writes that thread's counts only). That keeps the
+/// figure free of every other thread's timing-dependent work; work an operation hands to the thread pool (an
+/// asynchronous file read, a socket completion that did not complete inline) is not in it. A server, counted from
+/// outside by <see cref="CallgrindServer"/>, is counted on every thread.
 /// A workload host (a console program of the adopting repository) calls <see cref="Measure"/> once per workload;
-/// <c>InstructionMeter</c> starts that host under Callgrind. Outside Valgrind every request is a
+/// <see cref="InstructionMeter"/> starts that host under Callgrind. Outside Valgrind every request is a
 /// no-op, so the same host runs natively too (the repetitions are then simply run).
 /// </remarks>
 public static class InstructionRegion
