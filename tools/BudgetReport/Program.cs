@@ -1,13 +1,15 @@
 // BudgetReport [DIR]: reads DIR/results.json and DIR/history.jsonl (DIR defaults to artifacts/budgets under the current
 // folder) and writes DIR/report.html. Exit code 1, with the reason, when there is no results.json to report on.
-// BudgetReport record BUDGETS_JSON RESULTS_JSON: re-records the counted budgets (instructions-max, syscalls-max) of
-// BUDGETS_JSON from a run's results and prints old → new for each (the Cake target Record.Instructions runs it).
+// BudgetReport record BUDGETS_JSON RESULTS_JSON...: re-records the counted budgets (instructions-max, syscalls-max) of
+// BUDGETS_JSON at the median of one run's results or more, and prints old → new for each (the Cake target
+// Record.Instructions runs it).
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
-if (args is ["record", var budgets, var results])
+if (args is ["record", var budgets, _, ..])
 {
+    var results = args[2..];
     var valgrind = Valgrind.Current;
     if (!valgrind.IsAvailable)
     {

@@ -75,7 +75,17 @@ public sealed class PerfMap
             index = ~index - 1;
         }
 
-        return index >= 0 && address < _ends[index] ? _names[index] : null;
+        // Stub blocks enclose the stubs and methods written into them: the innermost range that holds the address
+        // wins, so walk back from the nearest start until one does (stub blocks are 64 KiB, so a few entries at most).
+        for (var i = index; i >= 0 && i > index - 64; i--)
+        {
+            if (address < _ends[i])
+            {
+                return _names[i];
+            }
+        }
+
+        return null;
     }
 
     private static ReadOnlySpan<char> Hex(ReadOnlySpan<char> text) =>

@@ -20,9 +20,6 @@ public sealed record Valgrind(string? Path, string? Version, string? Unavailable
     /// <summary>True when the instruction meter can run here.</summary>
     public bool IsAvailable => UnavailableReason is null;
 
-    /// <summary><c>callgrind_control</c>, installed beside <c>valgrind</c>, which steers a server's counting from outside.</summary>
-    public string? CallgrindControlPath => Path is null ? null : FindOnPath("callgrind_control");
-
     private static Valgrind Locate()
     {
         if (!OperatingSystem.IsLinux() || RuntimeInformation.ProcessArchitecture != Architecture.X64)

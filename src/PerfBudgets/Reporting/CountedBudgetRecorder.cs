@@ -13,25 +13,33 @@ namespace PerfBudgets.Reporting;
 /// <see cref="BudgetGate.RecordedMethodsFileName"/>. Every other field, and every other budget, is left as it was.
 /// </summary>
 /// <remarks>
-/// The margin is not touched: it is the budget's own decision, justified by the measured spread. A change of counts is a
+/// Given several runs, each budget is recorded at the median of their counts (its breakdown from the run nearest that
+/// median): the in-process counts repeat exactly, while a server's move by a percent or two between runs, and one run
+/// could be recorded at either end. The margin is not touched: it is the budget's own decision, justified by the measured spread. A change of counts is a
 /// routine re-recording; the commit that carries it shows the lines <see cref="Record"/> returns, old → new.
 /// </remarks>
 public static class CountedBudgetRecorder
 {
     /// <summary>
-    /// Rewrites <paramref name="budgetsPath"/> from the counted results in <paramref name="resultsPath"/> and returns
+    /// Rewrites <paramref name="budgetsPath"/> from the counted results in <paramref name="resultsPaths"/> and returns
     /// one line per budget: <c>NAME: recorded 9,324 → 9,412 (+0.94%), limit 9,417.24 → 9,506.12</c>.
     /// </summary>
     /// <param name="budgetsPath">The <c>budgets.json</c> to rewrite.</param>
-    /// <param name="resultsPath">The run's <c>results.json</c>.</param>
+    /// <param name="resultsPaths">The <c>results.json</c> of one run or more.</param>
     /// <param name="runtimeVersion">The runtime the run used.</param>
     /// <param name="valgrindVersion">The Valgrind the run used.</param>
     /// <exception cref="BudgetFileException">The results hold no counted budget of the file, or one failed to measure.</exception>
-    public static IReadOnlyList<string> Record(string budgetsPath, string resultsPath, string runtimeVersion, string valgrindVersion)
+    public static IReadOnlyList<string> Record(string budgetsPath, IReadOnlyList<string> resultsPaths, string runtimeVersion, string valgrindVersion)
     {
         ArgumentException.ThrowIfNullOrEmpty(budgetsPath);
-        ArgumentException.ThrowIfNullOrEmpty(resultsPath);
-        var results = ResultStore.ReadAll(resultsPath).ToDictionary(r => r.Budget, StringComparer.Ordinal);
+        ArgumentNullException.ThrowIfNull(resultsPaths);
+        if (resultsPaths.Count == 0)
+        {
+            throw new ArgumentException("At least one results.json is needed.", nameof(resultsPaths));
+        }
+
+        var runs = resultsPaths.Select(path => ResultStore.ReadAll(path).ToDictionary(r => r.Budget, StringComparer.Ordinal)).ToList();
+        var resultsName = resultsPaths.Count == 1 ? Path.GetFileName(resultsPaths[0]) : $"any of the {resultsPaths.Count} runs";
         var root = JsonNode.Parse(File.ReadAllText(budgetsPath), documentOptions: new JsonDocumentOptions { CommentHandling = JsonCommentHandling.Skip })!.AsObject();
         var lines = new List<string>();
         var breakdowns = RecordedMethodsFile.Read(MethodsPath(budgetsPath));
@@ -43,21 +51,25 @@ public static class CountedBudgetRecorder
                 continue;
             }
 
-            if (!results.TryGetValue(name, out var result))
+            var measured = runs.Select(run => run.GetValueOrDefault(name)).OfType<BudgetResult>().ToList();
+            if (measured.Count == 0)
             {
-                lines.Add($"{name}: not in {Path.GetFileName(resultsPath)}, left as it was");
+                lines.Add($"{name}: not in {resultsName}, left as it was");
                 continue;
             }
 
-            if (double.IsNaN(result.Measured))
+            if (measured.FirstOrDefault(r => double.IsNaN(r.Measured)) is { } unmeasured)
             {
-                throw new BudgetFileException($"{name} was not measured in {resultsPath} ({result.Detail}): nothing to record.");
+                throw new BudgetFileException($"{name} was not measured in one of the runs ({unmeasured.Detail}): nothing to record.");
             }
+
+            var median = Median(measured.Select(r => r.Measured).ToList());
+            var result = measured.MinBy(r => Math.Abs(r.Measured - median))!;
 
             var margin = budget["margin"]?.GetValue<double>() ?? 0.01;
             var oldRecorded = budget["recorded"]?.GetValue<double>() ?? double.NaN;
             var oldLimit = budget["limit"]?.GetValue<double>() ?? double.NaN;
-            var recorded = Math.Round(result.Measured, 2);
+            var recorded = Math.Round(median, 2);
             var limit = BudgetBook.CountedLimit(recorded, margin);
             budget["recorded"] = recorded;
             budget["limit"] = limit;
@@ -70,14 +82,23 @@ public static class CountedBudgetRecorder
             }
 
             var change = double.IsNaN(oldRecorded) || oldRecorded == 0 ? "new" : Percent(recorded / oldRecorded - 1);
+            var spread = measured.Count == 1 ? string.Empty
+                : string.Create(CultureInfo.InvariantCulture, $"; median of {measured.Count} runs, {Figures.Format(measured.Min(r => r.Measured))} to {Figures.Format(measured.Max(r => r.Measured))}");
             lines.Add(string.Create(CultureInfo.InvariantCulture,
-                $"{name}: recorded {Figures.Format(oldRecorded)} → {Figures.Format(recorded)} ({change}), limit {Figures.Format(oldLimit)} → {Figures.Format(limit)}"));
+                $"{name}: recorded {Figures.Format(oldRecorded)} → {Figures.Format(recorded)} ({change}), limit {Figures.Format(oldLimit)} → {Figures.Format(limit)}{spread}"));
         }
 
         var options = new JsonSerializerOptions { WriteIndented = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
         File.WriteAllText(budgetsPath, root.ToJsonString(options) + "\n");
         RecordedMethodsFile.Write(MethodsPath(budgetsPath), breakdowns);
         return lines;
+    }
+
+    private static double Median(List<double> values)
+    {
+        values.Sort();
+        var middle = values.Count / 2;
+        return values.Count % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
     }
 
     private static string MethodsPath(string budgetsPath) =>

@@ -122,7 +122,7 @@ public sealed class CountedBudgetTests : IDisposable
         var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
         gate.Invoking(g => g.CheckCount("Demo.Instructions", Measured(110_000, 200, "3.19.0", ("Demo::Hot", 1100)))).Should().Throw<BudgetExceededException>();
 
-        var lines = CountedBudgetRecorder.Record(budgetsPath, Path.Combine(_folder.Path, "results.json"), "10.0.99", "3.19.0");
+        var lines = CountedBudgetRecorder.Record(budgetsPath, [Path.Combine(_folder.Path, "results.json")], "10.0.99", "3.19.0");
 
         lines.Should().Equal(
             "Demo.Instructions: recorded 1,000 → 1,100 (+10.00%), limit 1,010 → 1,111",

@@ -38,7 +38,7 @@ public sealed class CountedRuns : IAsyncLifetime
         if (UnavailableReason is null)
         {
             var host = Path.Combine(AppContext.BaseDirectory, "Cpu.Workloads.dll");
-            _inProcess = Task.Run(() => InstructionMeter.RunProcess(host, [], Timeout));
+            _inProcess = Task.Run(() => InstructionMeter.RunProcess(host, [], Timeout, cacheSimulation: true));
             _server = Task.Run(CountServerAsync);
         }
 
