@@ -25,15 +25,17 @@ public sealed class LoadRunnerOpenModelTests
         result.TargetRate.Should().Be(400);
         result.Completed.Should().Be(400);
         // The rate counts answers that end inside the window: the window's last answers end after it, and warm-up
-        // answers that a late scheduler wake-up or a slow step pushed past its start end inside it; a few either way.
-        result.AchievedRateRatio.Should().BeApproximately(1, 0.05);
+        // answers that a late scheduler wake-up or a slow step pushed past its start end inside it. The warm-up sends
+        // 25 (100 req/s for 0.25 s), so up to 25 more than the 400 due, and a few fewer at the end (a run beside the
+        // Cake build counted 423: 1.0575).
+        result.AchievedRateRatio.Should().BeInRange(0.95, (400 + 25 + 5) / 400.0);
         result.NotSent.Should().Be(0);
         result.Failed.Should().Be(0);
         result.StatusCodes.Should().Equal(new Dictionary<int, long> { [200] = 400 });
         result.BytesSent.Should().Be(4_000);
         result.BytesReceived.Should().Be(40_000);
         result.RequestsPerSecondBuckets.Should().HaveCount(1);
-        result.RequestsPerSecondBuckets.Sum().Should().BeInRange(380, 420, "the buckets hold what ended inside the window, a few answers either way of the 400 due in it");
+        result.RequestsPerSecondBuckets.Sum().Should().BeInRange(380, 430, "the buckets hold what ended inside the window: the 400 due in it, a few fewer at its end, and up to the warm-up's 25 pushed into it");
         result.P50Ms.Should().BeGreaterThanOrEqualTo(1);
     }
 
