@@ -163,7 +163,7 @@ internal static class CountedWorkloads
                 {
                     FileCopyLoop.CopyAsync(source, destination, 81_920).GetAwaiter().GetResult();
                 }
-            }, operations: 4, warmUpOperations: 8, repetitions: 5);
+            }, operations: 4, warmUpOperations: 8, repetitions: 7);
             return Check(new FileInfo(destination).Length == Size, $"{Size} bytes copied");
         }
         finally
