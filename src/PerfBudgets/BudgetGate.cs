@@ -34,6 +34,7 @@ public sealed class BudgetGate
         Book = book ?? throw new ArgumentNullException(nameof(book));
         Store = store ?? throw new ArgumentNullException(nameof(store));
         RequireOptimizedBuild = requireOptimizedBuild;
+        _recordedMethods = new(() => RecordedMethodsFile.Read(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(Book.FilePath)) ?? ".", RecordedMethodsFileName)));
     }
 
     /// <summary>Whether budgets that depend on code generation are refused on a non-optimized build.</summary>
@@ -162,7 +163,7 @@ public sealed class BudgetGate
         if (!budget.IsMet(measured))
         {
             var changes = new List<string>();
-            if (RecordedMethods.Value.GetValueOrDefault(budget.Name) is { } recorded && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFileName})") is { } sinceRecording)
+            if (_recordedMethods.Value.GetValueOrDefault(budget.Name) is { } recorded && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFileName})") is { } sinceRecording)
             {
                 changes.Add(sinceRecording);
             }
@@ -213,10 +214,8 @@ public sealed class BudgetGate
     /// </summary>
     public const string RecordedMethodsFileName = "budgets.methods.json";
 
-    private Lazy<Dictionary<string, IReadOnlyList<AttributionEntry>>> RecordedMethods => _recordedMethods ??= new(() =>
-        RecordedMethodsFile.Read(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(Book.FilePath)) ?? ".", RecordedMethodsFileName)));
-
-    private Lazy<Dictionary<string, IReadOnlyList<AttributionEntry>>>? _recordedMethods;
+    // Read once, on the first counted failure: a passing run never opens the file.
+    private readonly Lazy<Dictionary<string, IReadOnlyList<AttributionEntry>>> _recordedMethods;
 
     /// <summary>Environment variable that, set to <c>always</c>, makes the gate diagnose passing budgets too.</summary>
     public const string DiagnoseEnvironmentVariable = "PERF_DIAGNOSE";

@@ -125,7 +125,7 @@ public sealed partial class AppProcess : IDisposable
     }
 
     /// <summary>The dotnet host that runs the tests (set by the SDK), else <c>dotnet</c> on PATH.</summary>
-    public static string DotnetHost => Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } host ? host : "dotnet";
+    public static string DotnetHost => PerfBudgets.Measuring.InstructionMeter.DotnetHost;
 
     [GeneratedRegex(@"Now listening on: (http://\S+)")]
     private static partial Regex ListeningLine();

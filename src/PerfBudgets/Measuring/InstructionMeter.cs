@@ -97,7 +97,7 @@ public static partial class InstructionMeter
             }
 
             var map = ReadPerfMap(process.Id);
-            var parts = InstructionMeter.DumpFiles(output.FullName).Select(CallgrindProfile.Read).ToList();
+            var parts = DumpFiles(output.FullName).Select(CallgrindProfile.Read).ToList();
             return new CallgrindRun(stdout.Result, parts, map, RuntimeVersion, valgrind.Version!);
         }
         finally
