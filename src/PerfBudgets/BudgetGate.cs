@@ -197,8 +197,11 @@ public sealed class BudgetGate
         var result = new BudgetResult(budget.Name, budget.Kind, double.NaN, budget.Limit, budget.Unit, failed ? BudgetVerdict.Fail : BudgetVerdict.NotMeasured,
             budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, reason);
         Store.Record(result);
+        var remedy = BudgetKind.IsCounted(budget.Kind)
+            ? $": install what it needs, or set {InstructionsEnvironmentVariable}=off to turn the counted budgets off on purpose"
+            : string.Empty;
         throw failed
-            ? new BudgetExceededException($"{line}; under CI=true an unmeasured budget fails: install what it needs, or set {InstructionsEnvironmentVariable}=off to turn the counted budgets off on purpose")
+            ? new BudgetExceededException($"{line}; under CI=true an unmeasured budget fails{remedy}")
             : new BudgetNotMeasuredException(line);
     }
 

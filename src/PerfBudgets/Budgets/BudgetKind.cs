@@ -28,6 +28,8 @@ public static class BudgetKind
         ["cpu-cost-max"] = BudgetDirection.AtMost,
         ["instructions-max"] = BudgetDirection.AtMost,
         ["syscalls-max"] = BudgetDirection.AtMost,
+        ["blocked-ms-max"] = BudgetDirection.AtMost,
+        ["contentions-max"] = BudgetDirection.AtMost,
         ["requests-per-second-min"] = BudgetDirection.AtLeast,
         ["operations-per-second-min"] = BudgetDirection.AtLeast,
         ["efficiency-min"] = BudgetDirection.AtLeast,
@@ -50,6 +52,14 @@ public static class BudgetKind
 
     /// <summary>System calls per operation, counted under Callgrind (<c>InstructionMeter</c>).</summary>
     public const string SyscallsMax = "syscalls-max";
+
+    /// <summary>
+    /// Thread-milliseconds a server's pool threads spend blocked inside work items, per operation (<c>BlockingMeter</c>).
+    /// </summary>
+    public const string BlockedMillisecondsMax = "blocked-ms-max";
+
+    /// <summary>Lock contentions inside a server's work items, per operation (<c>BlockingMeter</c>).</summary>
+    public const string ContentionsMax = "contentions-max";
 
     /// <summary>
     /// True for the counted kinds (<see cref="InstructionsMax"/>, <see cref="SyscallsMax"/>): their limit is a recorded

@@ -1,0 +1,225 @@
+using System.Diagnostics;
+using System.Diagnostics.Tracing;
+using Microsoft.Diagnostics.NETCore.Client;
+using Microsoft.Diagnostics.Tracing.Etlx;
+
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// Measures how much a server blocks its thread-pool threads: while a workload drives the server, an EventPipe session
+/// samples every managed thread's stack about once a millisecond and counts the runtime's lock-contention events. A
+/// sample that finds a pool thread inside a work item and inside a wait (<see cref="BlockingStack"/>) is blocked time;
+/// the figures are blocked thread-milliseconds and contentions per operation.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Why this does not depend on the machine's speed: a blocking call's cost is the wall time it holds the thread
+/// (<c>Thread.Sleep(1)</c> is a millisecond anywhere), and code that never blocks scores zero however slow the CPU or
+/// busy the neighbours (a preempted thread is not in a wait frame). Time figures of load runs mix the two; this
+/// separates them. CPU budgets cannot see blocking at all: a blocked thread executes nothing.
+/// </para>
+/// <para>
+/// The session has the runtime's sample profiler (<c>Microsoft-DotNETCore-SampleProfiler</c>, one ThreadSample per
+/// managed thread per tick, running or not) and <c>Microsoft-Windows-DotNETRuntime</c> with the Contention keyword
+/// (0x4000: a ContentionStart event, with its stack, each time a thread finds a lock taken) and the JIT, Loader and NGen
+/// keywords, whose method events and the rundown let TraceEvent name the frames. Each blocked sample counts for the time
+/// since that thread's previous sample (at most <see cref="LongestSampleGap"/>), so a slower sampler on a loaded
+/// machine does not shrink the figure.
+/// </para>
+/// </remarks>
+public static class BlockingMeter
+{
+    /// <summary>The longest gap between two samples of a thread that one sample stands for.</summary>
+    public static readonly TimeSpan LongestSampleGap = TimeSpan.FromMilliseconds(5);
+
+    private const string SampleProfilerProvider = "Microsoft-DotNETCore-SampleProfiler";
+    private const string RuntimeProvider = "Microsoft-Windows-DotNETRuntime";
+    private const long ContentionKeyword = 0x4000;
+    private const long JitLoaderNGenKeywords = 0x10 | 0x8 | 0x20;
+    private const int ExternalCodeSample = 1;
+
+    /// <summary>
+    /// Runs <paramref name="runOperations"/> (which drives the server and returns how many operations completed) under
+    /// a session on <paramref name="processId"/>, and reads what the server's pool threads waited on meanwhile.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The process cannot be reached over its diagnostics port.</exception>
+    public static async Task<BlockingMeasurement> MeasureAsync(int processId, Func<CancellationToken, Task<long>> runOperations, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(runOperations);
+        var folder = Directory.CreateTempSubdirectory("perfgate-blocking-");
+        try
+        {
+            var tracePath = Path.Combine(folder.FullName, "blocking.nettrace");
+            var providers = new[]
+            {
+                new EventPipeProvider(SampleProfilerProvider, EventLevel.Informational),
+                new EventPipeProvider(RuntimeProvider, EventLevel.Informational, ContentionKeyword | JitLoaderNGenKeywords),
+            };
+            var client = new DiagnosticsClient(processId);
+            long operations;
+            TimeSpan window;
+            using (var session = await client.StartEventPipeSessionAsync(providers, requestRundown: true, circularBufferMB: 256, cancellationToken))
+            {
+                var copy = Task.Factory.StartNew(() =>
+                {
+                    using var file = File.Create(tracePath);
+                    session.EventStream.CopyTo(file);
+                }, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+
+                var started = Stopwatch.GetTimestamp();
+                try
+                {
+                    operations = await runOperations(cancellationToken);
+                }
+                finally
+                {
+                    window = Stopwatch.GetElapsedTime(started);
+                    await session.StopAsync(CancellationToken.None);
+                }
+
+                if (!copy.Wait(TimeSpan.FromSeconds(60), CancellationToken.None))
+                {
+                    throw new TimeoutException("The EventPipe stream did not end within 60 s of stopping the session.");
+                }
+            }
+
+            return Read(tracePath, operations, window);
+        }
+        finally
+        {
+            try
+            {
+                folder.Delete(recursive: true);
+            }
+            catch (IOException)
+            {
+                // A leftover temporary trace is harmless.
+            }
+        }
+    }
+
+    private static BlockingMeasurement Read(string tracePath, long operations, TimeSpan window)
+    {
+        var etlxPath = TraceLog.CreateFromEventPipeDataFile(tracePath);
+        try
+        {
+            using var log = new TraceLog(etlxPath);
+            var lastSample = new Dictionary<int, double>();
+            var sites = new Dictionary<(string Caller, string Wait), (double Ms, int Samples)>();
+            var contentionSites = new Dictionary<string, int>(StringComparer.Ordinal);
+            var gaps = new List<double>();
+            double blockedMs = 0;
+            long contentions = 0;
+            int samples = 0, blockedSamples = 0;
+            var firstSampleOfThread = new List<(string Caller, string Wait)>();
+            foreach (var e in log.Events)
+            {
+                if (e.ProviderName == SampleProfilerProvider)
+                {
+                    var now = e.TimeStampRelativeMSec;
+                    double? gap = lastSample.TryGetValue(e.ThreadID, out var previous) ? Math.Min(now - previous, LongestSampleGap.TotalMilliseconds) : null;
+                    lastSample[e.ThreadID] = now;
+                    if (gap is { } g)
+                    {
+                        gaps.Add(g);
+                    }
+
+                    var reading = BlockingStack.Read(Frames(e.CallStack()));
+                    if (!reading.InWorkItem)
+                    {
+                        continue;
+                    }
+
+                    // A thread in a wait frame that still runs managed code is spinning before it blocks (a lock's
+                    // spin, SpinThenBlockingWait): CPU, which the CPU budgets see. Only a thread outside managed code
+                    // there is blocked.
+                    samples++;
+                    if (!reading.IsBlocked || SampleType(e) != ExternalCodeSample)
+                    {
+                        continue;
+                    }
+
+                    blockedSamples++;
+                    var key = (reading.Caller!, reading.Wait!);
+                    if (gap is { } weight)
+                    {
+                        blockedMs += weight;
+                        var site = sites.GetValueOrDefault(key);
+                        sites[key] = (site.Ms + weight, site.Samples + 1);
+                    }
+                    else
+                    {
+                        // A thread's first sample has no gap before it; it is weighed at the median gap below.
+                        firstSampleOfThread.Add(key);
+                    }
+                }
+                else if (e.ProviderName == RuntimeProvider && e.EventName.StartsWith("Contention/Start", StringComparison.Ordinal))
+                {
+                    var frames = Frames(e.CallStack());
+                    var reading = BlockingStack.Read(frames);
+                    if (!reading.InWorkItem)
+                    {
+                        continue;
+                    }
+
+                    contentions++;
+                    var caller = reading.Caller ?? CallerOf(frames);
+                    contentionSites[caller] = contentionSites.GetValueOrDefault(caller) + 1;
+                }
+            }
+
+            if (firstSampleOfThread.Count > 0)
+            {
+                gaps.Sort();
+                var median = gaps.Count > 0 ? gaps[gaps.Count / 2] : 1.0;
+                foreach (var key in firstSampleOfThread)
+                {
+                    blockedMs += median;
+                    var site = sites.GetValueOrDefault(key);
+                    sites[key] = (site.Ms + median, site.Samples + 1);
+                }
+            }
+
+            return new BlockingMeasurement(
+                operations,
+                window,
+                blockedMs,
+                contentions,
+                samples,
+                blockedSamples,
+                [.. sites.OrderByDescending(s => s.Value.Ms).Select(s => new BlockingSite(s.Key.Caller, s.Key.Wait, s.Value.Ms, s.Value.Samples))],
+                [.. contentionSites.OrderByDescending(s => s.Value).Select(s => (s.Key, s.Value))]);
+        }
+        finally
+        {
+            File.Delete(etlxPath);
+        }
+    }
+
+    // The ThreadSample payload is one 32-bit sample type: 1 = outside managed code (waiting, in the kernel, in native
+    // code), 2 = running managed code.
+    private static int SampleType(Microsoft.Diagnostics.Tracing.TraceEvent e)
+    {
+        var payload = e.EventData();
+        return payload.Length >= 4 ? BitConverter.ToInt32(payload, 0) : -1;
+    }
+
+    private static List<string> Frames(TraceCallStack? stack)
+    {
+        var frames = new List<string>();
+        for (var frame = stack; frame is not null; frame = frame.Caller)
+        {
+            var name = frame.CodeAddress.FullMethodName;
+            frames.Add(string.IsNullOrEmpty(name) ? "?" : name);
+        }
+
+        return frames;
+    }
+
+    // For a contention event the lock's own frames are the innermost ones; the caller is the first frame outside the
+    // threading library.
+    private static string CallerOf(List<string> frames) =>
+        frames.Select(f => f.IndexOf('(', StringComparison.Ordinal) is var p and > 0 ? f[..p] : f)
+            .FirstOrDefault(f => f != "?" && !f.StartsWith("System.Threading.", StringComparison.Ordinal) && !f.StartsWith("System.Runtime.CompilerServices.", StringComparison.Ordinal))
+        ?? "(unresolved)";
+}

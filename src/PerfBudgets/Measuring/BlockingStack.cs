@@ -1,0 +1,132 @@
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// Reads a managed stack (innermost frame first, as TraceEvent names methods) for <see cref="BlockingMeter"/>: does
+/// it run a thread-pool work item, and is it blocked in a wait there?
+/// </summary>
+/// <remarks>
+/// A pool thread that waits for work sits in <c>LowLevelLifoSemaphore</c> below <c>WorkerThreadStart</c>, outside any
+/// work item: that is idle, not blocked. A thread blocked inside a work item has a wait primitive above
+/// <c>ThreadPoolWorkQueue.Dispatch</c>: a sleep, a contended lock, a synchronous wait on a task or an event. Awaiting
+/// never leaves such a frame, because an await returns the thread to the pool.
+/// </remarks>
+public static class BlockingStack
+{
+    // The frames that run one work item on a pool thread (user work items, socket completions, timers, Kestrel's
+    // IO queues all come through Dispatch).
+    private const string WorkItemFrame = "System.Threading.ThreadPoolWorkQueue.Dispatch";
+
+    // Calls that take a thread off the CPU until something else happens. Matched as name prefixes of TraceEvent's
+    // "Namespace.Type.Method(args)" names; the outermost matching frame names the wait (Task.Wait, not the
+    // ManualResetEventSlim inside it).
+    private static readonly string[] Waits =
+    [
+        "System.Threading.Thread.Sleep",
+        "System.Threading.Thread.Join",
+        "System.Threading.Monitor.Enter",
+        "System.Threading.Monitor.ReliableEnter",
+        "System.Threading.Monitor.TryEnter",
+        "System.Threading.Monitor.Wait",
+        "System.Threading.Lock.Enter",
+        "System.Threading.Lock.TryEnter",
+        "System.Threading.WaitHandle.Wait",
+        "System.Threading.ManualResetEventSlim.Wait",
+        "System.Threading.SemaphoreSlim.Wait",
+        "System.Threading.CountdownEvent.Wait",
+        "System.Threading.ReaderWriterLockSlim.TryEnter",
+        "System.Threading.ReaderWriterLockSlim.Enter",
+        "System.Threading.Tasks.Task.Wait",
+        "System.Threading.Tasks.Task.InternalWait",
+        "System.Threading.Tasks.Task.SpinThenBlockingWait",
+        "System.Threading.Tasks.Task`1.get_Result",
+        "System.Threading.Tasks.Task`1.GetResultCore",
+        "System.Runtime.CompilerServices.TaskAwaiter.HandleNonSuccessAndDebuggerNotification",
+        "System.Runtime.CompilerServices.TaskAwaiter.GetResult",
+        "System.Runtime.CompilerServices.TaskAwaiter`1.GetResult",
+    ];
+
+    // Frames that are plumbing between the code that waited and the wait: skipped when naming the caller.
+    private static readonly string[] Plumbing =
+    [
+        "System.Threading.",
+        "System.Runtime.CompilerServices.",
+        "System.Runtime.ExceptionServices.",
+    ];
+
+    /// <summary>What a stack says about its thread.</summary>
+    /// <param name="InWorkItem">The thread runs a thread-pool work item.</param>
+    /// <param name="Wait">The blocking call the thread is in, inside that work item; null when it is not blocked.</param>
+    /// <param name="Caller">The first frame outside the threading library below the wait; null when not blocked.</param>
+    public readonly record struct Reading(bool InWorkItem, string? Wait, string? Caller)
+    {
+        /// <summary>True when the thread is blocked inside a work item.</summary>
+        public bool IsBlocked => Wait is not null;
+    }
+
+    /// <summary>Reads <paramref name="frames"/>, innermost first.</summary>
+    public static Reading Read(IReadOnlyList<string> frames)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        var dispatch = -1;
+        for (var i = 0; i < frames.Count; i++)
+        {
+            if (frames[i].StartsWith(WorkItemFrame, StringComparison.Ordinal))
+            {
+                dispatch = i;
+                break;
+            }
+        }
+
+        if (dispatch < 0)
+        {
+            return new Reading(false, null, null);
+        }
+
+        // The outermost wait frame inside the work item: Task.Wait rather than the event it waits on.
+        var wait = -1;
+        for (var i = 0; i < dispatch; i++)
+        {
+            if (IsWait(frames[i]))
+            {
+                wait = i;
+            }
+        }
+
+        if (wait < 0)
+        {
+            return new Reading(true, null, null);
+        }
+
+        var caller = "(the pool's own work)";
+        for (var i = wait + 1; i < dispatch; i++)
+        {
+            if (!Plumbing.Any(p => frames[i].StartsWith(p, StringComparison.Ordinal)))
+            {
+                caller = Short(frames[i]);
+                break;
+            }
+        }
+
+        return new Reading(true, Short(frames[wait]), caller);
+    }
+
+    private static bool IsWait(string frame)
+    {
+        foreach (var wait in Waits)
+        {
+            if (frame.StartsWith(wait, StringComparison.Ordinal))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    // "System.Threading.Thread.Sleep(int32)" reads as "System.Threading.Thread.Sleep".
+    private static string Short(string frame)
+    {
+        var paren = frame.IndexOf('(', StringComparison.Ordinal);
+        return paren > 0 ? frame[..paren] : frame;
+    }
+}
