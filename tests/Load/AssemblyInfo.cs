@@ -3,3 +3,6 @@
 
 // The suites run one at a time on this machine, whatever started them.
 [assembly: AssemblyFixture(typeof(PerfGate.Tests.OneSuiteAtATime))]
+
+// One fixed-pool server for the blocking and open-model tests, started when the first of them needs it.
+[assembly: AssemblyFixture(typeof(PerfGate.Tests.Load.FixedPoolServer))]

@@ -6,7 +6,7 @@ using SystemUnderTest.Json;
 
 namespace PerfGate.Tests.Load.Json;
 
-public sealed class EmployeesEndpointLoadTests(ITestOutputHelper output)
+public sealed class EmployeesEndpointLoadTests(FixedPoolServer server, ITestOutputHelper output)
 {
     private readonly BudgetGate _gate = BudgetGate.Default;
 
@@ -45,8 +45,9 @@ public sealed class EmployeesEndpointLoadTests(ITestOutputHelper output)
     {
         var rate = _gate.Book.Parameter("Load.Json.Employees9.Open.RequestsPerSecond");
         var expected = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
-        using var target = LoadTarget.Acquire();
-        using var client = KestrelApp.CreateLoadClient(target.BaseAddress, _gate.Book.IntParameter("Load.Open.MaxConnections"));
+        // LOAD_TARGET_URL, or the fixed-pool server, where a blocked thread is lost capacity in every attempt.
+        var target = LoadTarget.ExternalBaseAddress ?? (await server.GetAsync(TestContext.Current.CancellationToken)).BaseAddress;
+        using var client = KestrelApp.CreateLoadClient(target, _gate.Book.IntParameter("Load.Open.MaxConnections"));
 
         await OpenModelSlo.CheckAsync(_gate, output, "Json.Endpoint.Employees9.Open", rate, HttpLoadStep.Get(client, "api/employees?count=9", expected));
     }
