@@ -163,7 +163,7 @@ public static class BlockingMeter
                     }
 
                     contentions++;
-                    var caller = reading.Caller ?? CallerOf(frames);
+                    var caller = reading.Caller ?? BlockingStack.CallerOf(frames) ?? "(unresolved)";
                     contentionSites[caller] = contentionSites.GetValueOrDefault(caller) + 1;
                 }
             }
@@ -215,11 +215,4 @@ public static class BlockingMeter
 
         return frames;
     }
-
-    // For a contention event the lock's own frames are the innermost ones; the caller is the first frame outside the
-    // threading library.
-    private static string CallerOf(List<string> frames) =>
-        frames.Select(f => f.IndexOf('(', StringComparison.Ordinal) is var p and > 0 ? f[..p] : f)
-            .FirstOrDefault(f => f != "?" && !f.StartsWith("System.Threading.", StringComparison.Ordinal) && !f.StartsWith("System.Runtime.CompilerServices.", StringComparison.Ordinal))
-        ?? "(unresolved)";
 }

@@ -97,17 +97,26 @@ public static class BlockingStack
             return new Reading(true, null, null);
         }
 
-        var caller = "(the pool's own work)";
-        for (var i = wait + 1; i < dispatch; i++)
+        return new Reading(true, Short(frames[wait]), CallerOf(frames, wait + 1, dispatch) ?? "(the pool's own work)");
+    }
+
+    /// <summary>
+    /// The first frame of <paramref name="frames"/> (innermost first) outside the threading library and the async
+    /// machinery, from <paramref name="start"/> up to <paramref name="end"/> (the whole stack by default); null when
+    /// there is none.
+    /// </summary>
+    public static string? CallerOf(IReadOnlyList<string> frames, int start = 0, int? end = null)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        for (var i = start; i < (end ?? frames.Count); i++)
         {
-            if (!Plumbing.Any(p => frames[i].StartsWith(p, StringComparison.Ordinal)))
+            if (frames[i] != "?" && !Plumbing.Any(p => frames[i].StartsWith(p, StringComparison.Ordinal)))
             {
-                caller = Short(frames[i]);
-                break;
+                return Short(frames[i]);
             }
         }
 
-        return new Reading(true, Short(frames[wait]), caller);
+        return null;
     }
 
     private static bool IsWait(string frame)
