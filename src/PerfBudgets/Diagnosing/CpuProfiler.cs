@@ -3,6 +3,7 @@ using System.Diagnostics.Tracing;
 using System.Runtime.CompilerServices;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing.Etlx;
+using PerfBudgets.Measuring;
 
 namespace PerfBudgets.Diagnosing;
 
@@ -90,27 +91,15 @@ public static class CpuProfiler
     private static CpuProfile Profile(int processId, Func<long, bool> countThread, Action<int> runOperations, TimeSpan? duration, string target)
     {
         var limit = duration ?? DefaultDuration;
-        var folder = Directory.CreateTempSubdirectory("perfgate-cpu-profile-");
-        try
+        var providers = new[]
         {
-            var tracePath = Path.Combine(folder.FullName, "profile.nettrace");
-            var providers = new[]
-            {
-                new EventPipeProvider(SampleProfilerProvider, EventLevel.Informational),
-                new EventPipeProvider("Microsoft-Windows-DotNETRuntime", EventLevel.Informational, JitLoaderNGenKeywords),
-            };
-            var client = new DiagnosticsClient(processId);
-            long copyThread = -1;
-            TimeSpan elapsed;
-            using (var session = client.StartEventPipeSession(providers, requestRundown: true, circularBufferMB: 256))
-            {
-                var copy = Task.Factory.StartNew(() =>
-                {
-                    copyThread = OsThread.CurrentId() ?? -1;
-                    using var file = File.Create(tracePath);
-                    session.EventStream.CopyTo(file);
-                }, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+            new EventPipeProvider(SampleProfilerProvider, EventLevel.Informational),
+            new EventPipeProvider("Microsoft-Windows-DotNETRuntime", EventLevel.Informational, JitLoaderNGenKeywords),
+        };
 
+        // The operations run on this thread and complete the task at once; no thread waits on another here.
+        return EventPipeRecording.RecordAsync(processId, providers, () =>
+            {
                 var started = Stopwatch.GetTimestamp();
                 var batch = 1;
                 while (Stopwatch.GetElapsedTime(started) < limit)
@@ -123,33 +112,13 @@ public static class CpuProfiler
                     }
                 }
 
-                elapsed = Stopwatch.GetElapsedTime(started);
-                session.Stop();
-                if (!copy.Wait(TimeSpan.FromSeconds(60)))
-                {
-                    throw new TimeoutException("The EventPipe stream did not end within 60 s of stopping the session.");
-                }
-            }
-
-            return Read(tracePath, id => id != copyThread && countThread(id), target, elapsed);
-        }
-        finally
-        {
-            try
-            {
-                folder.Delete(recursive: true);
-            }
-            catch (IOException)
-            {
-                // A leftover temporary trace is harmless; the failure being reported matters more.
-            }
-        }
+                return Task.FromResult(Stopwatch.GetElapsedTime(started));
+            },
+            (log, elapsed, copyThread) => Read(log, id => id != copyThread && countThread(id), target, elapsed)).GetAwaiter().GetResult();
     }
 
-    private static CpuProfile Read(string tracePath, Func<long, bool> countThread, string target, TimeSpan elapsed)
+    private static CpuProfile Read(TraceLog log, Func<long, bool> countThread, string target, TimeSpan elapsed)
     {
-        var etlxPath = TraceLog.CreateFromEventPipeDataFile(tracePath);
-        using var log = new TraceLog(etlxPath);
         var byMethod = new Dictionary<string, int>(StringComparer.Ordinal);
         var counted = 0;
         var skipped = 0;

@@ -46,154 +46,107 @@ public static class BlockingMeter
     public static async Task<BlockingMeasurement> MeasureAsync(int processId, Func<CancellationToken, Task<long>> runOperations, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(runOperations);
-        var folder = Directory.CreateTempSubdirectory("perfgate-blocking-");
-        try
+        var providers = new[]
         {
-            var tracePath = Path.Combine(folder.FullName, "blocking.nettrace");
-            var providers = new[]
+            new EventPipeProvider(SampleProfilerProvider, EventLevel.Informational),
+            new EventPipeProvider(RuntimeProvider, EventLevel.Informational, ContentionKeyword | JitLoaderNGenKeywords),
+        };
+        return await EventPipeRecording.RecordAsync(processId, providers, async () =>
             {
-                new EventPipeProvider(SampleProfilerProvider, EventLevel.Informational),
-                new EventPipeProvider(RuntimeProvider, EventLevel.Informational, ContentionKeyword | JitLoaderNGenKeywords),
-            };
-            var client = new DiagnosticsClient(processId);
-            long operations;
-            TimeSpan window;
-            using (var session = await client.StartEventPipeSessionAsync(providers, requestRundown: true, circularBufferMB: 256, cancellationToken))
-            {
-                var copy = Task.Factory.StartNew(() =>
-                {
-                    using var file = File.Create(tracePath);
-                    session.EventStream.CopyTo(file);
-                }, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
-
                 var started = Stopwatch.GetTimestamp();
-                try
-                {
-                    operations = await runOperations(cancellationToken);
-                }
-                finally
-                {
-                    window = Stopwatch.GetElapsedTime(started);
-                    await session.StopAsync(CancellationToken.None);
-                }
-
-                if (!copy.Wait(TimeSpan.FromSeconds(60), CancellationToken.None))
-                {
-                    throw new TimeoutException("The EventPipe stream did not end within 60 s of stopping the session.");
-                }
-            }
-
-            return Read(tracePath, operations, window);
-        }
-        finally
-        {
-            try
-            {
-                folder.Delete(recursive: true);
-            }
-            catch (IOException)
-            {
-                // A leftover temporary trace is harmless.
-            }
-        }
+                var operations = await runOperations(cancellationToken);
+                return (Operations: operations, Window: Stopwatch.GetElapsedTime(started));
+            },
+            (log, run, _) => Read(log, run.Operations, run.Window));
     }
 
-    private static BlockingMeasurement Read(string tracePath, long operations, TimeSpan window)
+    private static BlockingMeasurement Read(TraceLog log, long operations, TimeSpan window)
     {
-        var etlxPath = TraceLog.CreateFromEventPipeDataFile(tracePath);
-        try
+        var lastSample = new Dictionary<int, double>();
+        var sites = new Dictionary<(string Caller, string Wait), (double Ms, int Samples)>();
+        var contentionSites = new Dictionary<string, int>(StringComparer.Ordinal);
+        var gaps = new List<double>();
+        double blockedMs = 0;
+        long contentions = 0;
+        int samples = 0, blockedSamples = 0;
+        var firstSampleOfThread = new List<(string Caller, string Wait)>();
+        foreach (var e in log.Events)
         {
-            using var log = new TraceLog(etlxPath);
-            var lastSample = new Dictionary<int, double>();
-            var sites = new Dictionary<(string Caller, string Wait), (double Ms, int Samples)>();
-            var contentionSites = new Dictionary<string, int>(StringComparer.Ordinal);
-            var gaps = new List<double>();
-            double blockedMs = 0;
-            long contentions = 0;
-            int samples = 0, blockedSamples = 0;
-            var firstSampleOfThread = new List<(string Caller, string Wait)>();
-            foreach (var e in log.Events)
+            if (e.ProviderName == SampleProfilerProvider)
             {
-                if (e.ProviderName == SampleProfilerProvider)
+                var now = e.TimeStampRelativeMSec;
+                double? gap = lastSample.TryGetValue(e.ThreadID, out var previous) ? Math.Min(now - previous, LongestSampleGap.TotalMilliseconds) : null;
+                lastSample[e.ThreadID] = now;
+                if (gap is { } g)
                 {
-                    var now = e.TimeStampRelativeMSec;
-                    double? gap = lastSample.TryGetValue(e.ThreadID, out var previous) ? Math.Min(now - previous, LongestSampleGap.TotalMilliseconds) : null;
-                    lastSample[e.ThreadID] = now;
-                    if (gap is { } g)
-                    {
-                        gaps.Add(g);
-                    }
-
-                    var reading = BlockingStack.Read(Frames(e.CallStack()));
-                    if (!reading.InWorkItem)
-                    {
-                        continue;
-                    }
-
-                    // A thread in a wait frame that still runs managed code is spinning before it blocks (a lock's
-                    // spin, SpinThenBlockingWait): CPU, which the CPU budgets see. Only a thread outside managed code
-                    // there is blocked.
-                    samples++;
-                    if (!reading.IsBlocked || SampleType(e) != ExternalCodeSample)
-                    {
-                        continue;
-                    }
-
-                    blockedSamples++;
-                    var key = (reading.Caller!, reading.Wait!);
-                    if (gap is { } weight)
-                    {
-                        blockedMs += weight;
-                        var site = sites.GetValueOrDefault(key);
-                        sites[key] = (site.Ms + weight, site.Samples + 1);
-                    }
-                    else
-                    {
-                        // A thread's first sample has no gap before it; it is weighed at the median gap below.
-                        firstSampleOfThread.Add(key);
-                    }
+                    gaps.Add(g);
                 }
-                else if (e.ProviderName == RuntimeProvider && e.EventName.StartsWith("Contention/Start", StringComparison.Ordinal))
-                {
-                    var frames = Frames(e.CallStack());
-                    var reading = BlockingStack.Read(frames);
-                    if (!reading.InWorkItem)
-                    {
-                        continue;
-                    }
 
-                    contentions++;
-                    var caller = reading.Caller ?? BlockingStack.CallerOf(frames) ?? "(unresolved)";
-                    contentionSites[caller] = contentionSites.GetValueOrDefault(caller) + 1;
+                var reading = BlockingStack.Read(Frames(e.CallStack()));
+                if (!reading.InWorkItem)
+                {
+                    continue;
                 }
-            }
 
-            if (firstSampleOfThread.Count > 0)
-            {
-                gaps.Sort();
-                var median = gaps.Count > 0 ? gaps[gaps.Count / 2] : 1.0;
-                foreach (var key in firstSampleOfThread)
+                // A thread in a wait frame that still runs managed code is spinning before it blocks (a lock's
+                // spin, SpinThenBlockingWait): CPU, which the CPU budgets see. Only a thread outside managed code
+                // there is blocked.
+                samples++;
+                if (!reading.IsBlocked || SampleType(e) != ExternalCodeSample)
                 {
-                    blockedMs += median;
+                    continue;
+                }
+
+                blockedSamples++;
+                var key = (reading.Caller!, reading.Wait!);
+                if (gap is { } weight)
+                {
+                    blockedMs += weight;
                     var site = sites.GetValueOrDefault(key);
-                    sites[key] = (site.Ms + median, site.Samples + 1);
+                    sites[key] = (site.Ms + weight, site.Samples + 1);
+                }
+                else
+                {
+                    // A thread's first sample has no gap before it; it is weighed at the median gap below.
+                    firstSampleOfThread.Add(key);
                 }
             }
+            else if (e.ProviderName == RuntimeProvider && e.EventName.StartsWith("Contention/Start", StringComparison.Ordinal))
+            {
+                var frames = Frames(e.CallStack());
+                var reading = BlockingStack.Read(frames);
+                if (!reading.InWorkItem)
+                {
+                    continue;
+                }
 
-            return new BlockingMeasurement(
-                operations,
-                window,
-                blockedMs,
-                contentions,
-                samples,
-                blockedSamples,
-                [.. sites.OrderByDescending(s => s.Value.Ms).Select(s => new BlockingSite(s.Key.Caller, s.Key.Wait, s.Value.Ms, s.Value.Samples))],
-                [.. contentionSites.OrderByDescending(s => s.Value).Select(s => (s.Key, s.Value))]);
+                contentions++;
+                var caller = reading.Caller ?? BlockingStack.CallerOf(frames) ?? "(unresolved)";
+                contentionSites[caller] = contentionSites.GetValueOrDefault(caller) + 1;
+            }
         }
-        finally
+
+        if (firstSampleOfThread.Count > 0)
         {
-            File.Delete(etlxPath);
+            gaps.Sort();
+            var median = gaps.Count > 0 ? gaps[gaps.Count / 2] : 1.0;
+            foreach (var key in firstSampleOfThread)
+            {
+                blockedMs += median;
+                var site = sites.GetValueOrDefault(key);
+                sites[key] = (site.Ms + median, site.Samples + 1);
+            }
         }
+
+        return new BlockingMeasurement(
+            operations,
+            window,
+            blockedMs,
+            contentions,
+            samples,
+            blockedSamples,
+            [.. sites.OrderByDescending(s => s.Value.Ms).Select(s => new BlockingSite(s.Key.Caller, s.Key.Wait, s.Value.Ms, s.Value.Samples))],
+            [.. contentionSites.OrderByDescending(s => s.Value).Select(s => (s.Key, s.Value))]);
     }
 
     // The ThreadSample payload is one 32-bit sample type: 1 = outside managed code (waiting, in the kernel, in native
