@@ -1,6 +1,7 @@
 using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
+using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Reporting;
 
 namespace PerfBudgets;
@@ -8,40 +9,48 @@ namespace PerfBudgets;
 /// <summary>
 /// Compares measurements with their budgets, records every measurement, and throws
 /// <see cref="BudgetExceededException"/> for a broken budget. Test-framework neutral: any runner reports the exception.
+/// Everything it can be told is in its <see cref="Options"/>.
 /// </summary>
 public sealed class BudgetGate
 {
-    private static readonly Lazy<BudgetGate> DefaultGate = new(() =>
-    {
-        var book = BudgetBook.LoadDefault();
-        return new BudgetGate(book, new ResultStore(ResultStore.DefaultDirectory(book.FilePath)))
-        {
-            Baseline = BaselineResults.FromEnvironment(),
-            BaselineStrict = BaselineResults.StrictFromEnvironment(),
-        };
-    });
+    private static readonly Lazy<BudgetGate> DefaultGate = new(() => Create(BudgetGateOptions.FromEnvironment()));
 
-    /// <summary>Creates a gate over <paramref name="book"/> that records into <paramref name="store"/>.</summary>
+    /// <summary>
+    /// Creates a gate over <paramref name="book"/> that records into <paramref name="store"/>. The options' file, profile
+    /// and results folder are not read: the book and store are given.
+    /// </summary>
     /// <param name="book">The budgets in force.</param>
     /// <param name="store">Where results go.</param>
-    /// <param name="requireOptimizedBuild">
-    /// When true (the default), a budget whose kind depends on code generation is refused with
-    /// <see cref="NonOptimizedBuildException"/> on a Debug build (<see cref="BuildOptimization"/>). Only tests of the gate's
-    /// own arithmetic turn it off.
-    /// </param>
-    public BudgetGate(BudgetBook book, ResultStore store, bool requireOptimizedBuild = true)
+    /// <param name="options">How the gate behaves; null for the defaults (not the environment's: see <see cref="Default"/>).</param>
+    /// <exception cref="BaselineFileException">The options name a baseline that cannot be read.</exception>
+    public BudgetGate(BudgetBook book, ResultStore store, BudgetGateOptions? options = null)
     {
         Book = book ?? throw new ArgumentNullException(nameof(book));
         Store = store ?? throw new ArgumentNullException(nameof(store));
-        RequireOptimizedBuild = requireOptimizedBuild;
-        _recordedMethods = new(() => RecordedMethodsFile.Read(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(Book.FilePath)) ?? ".", RecordedMethodsFileName)));
+        Options = options ?? new BudgetGateOptions();
+        Baseline = Options.BaselineFile is { } baseline ? BaselineResults.Load(baseline) : null;
+        _recordedMethods = new(() => RecordedMethodsFile.Read(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(Book.FilePath)) ?? ".", RecordedMethodsFile.FileName)));
     }
 
-    /// <summary>Whether budgets that depend on code generation are refused on a non-optimized build.</summary>
-    public bool RequireOptimizedBuild { get; }
+    /// <summary>
+    /// A gate as <paramref name="options"/> describe it: their budget file (or the nearest <c>budgets.json</c>) for their
+    /// profile, recording into their results folder (or <c>artifacts/budgets</c> beside the budget file).
+    /// </summary>
+    public static BudgetGate Create(BudgetGateOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var book = BudgetBook.Load(BudgetBook.Locate(options.BudgetsFile), options.Profile);
+        return new BudgetGate(book, new ResultStore(options.ResultsDirectory ?? ResultStore.DefaultDirectory(book.FilePath)), options);
+    }
 
-    /// <summary>The gate over the repository's <c>budgets.json</c> for the active profile, recording into <c>artifacts/budgets</c>.</summary>
+    /// <summary>
+    /// The gate the environment asks for (<see cref="BudgetGateOptions.FromEnvironment"/>): the repository's
+    /// <c>budgets.json</c> for the active profile, recording into <c>artifacts/budgets</c>, created on first use.
+    /// </summary>
     public static BudgetGate Default => DefaultGate.Value;
+
+    /// <summary>How the gate behaves.</summary>
+    public BudgetGateOptions Options { get; }
 
     /// <summary>The budgets in force.</summary>
     public BudgetBook Book { get; }
@@ -50,22 +59,13 @@ public sealed class BudgetGate
     public ResultStore Store { get; }
 
     /// <summary>
-    /// The earlier run this one is compared with (<c>PERF_BASELINE</c> for <see cref="Default"/>), or null. A budget
+    /// The earlier run this one is compared with (<see cref="BudgetGateOptions.BaselineFile"/>), or null. A budget
     /// within its limit but worse than the baseline by more than its noise threshold
-    /// (<see cref="BudgetBook.NoiseThreshold(string)"/>) is recorded as <see cref="BudgetVerdict.Warn"/> and raises
-    /// <see cref="Warning"/>; a failing allocation budget also names the types that changed since the baseline's
-    /// breakdown of it (<see cref="AttributionChange"/>).
+    /// (<see cref="BudgetBook.NoiseThreshold(string)"/>) is recorded as <see cref="BudgetVerdict.Warn"/> and goes to
+    /// <see cref="BudgetGateOptions.Warnings"/>; a failing allocation budget also names the types that changed since the
+    /// baseline's breakdown of it (<see cref="AttributionChange"/>).
     /// </summary>
-    public BaselineResults? Baseline { get; init; }
-
-    /// <summary>When true (<c>PERF_BASELINE_STRICT=1</c> for <see cref="Default"/>), a baseline warning is a failure instead.</summary>
-    public bool BaselineStrict { get; init; }
-
-    /// <summary>
-    /// Raised with the one-line text of every baseline warning (it is also written to standard error). A test suite
-    /// can forward it to its framework's warnings, e.g. xunit v3's <c>TestContext.Current.AddWarning</c>.
-    /// </summary>
-    public static event EventHandler<string>? Warning;
+    public BaselineResults? Baseline { get; }
 
     /// <summary>
     /// Records <paramref name="measured"/> against the budget <paramref name="budgetName"/> and throws when it is broken.
@@ -74,10 +74,10 @@ public sealed class BudgetGate
     /// <param name="measured">The measurement, in the budget's unit.</param>
     /// <param name="detail">Optional context recorded beside the figure (sample size, the inputs of a ratio).</param>
     /// <param name="diagnose">
-    /// Optional: says what broke the budget (an <see cref="Diagnosing.AllocationProfiler"/> or <see cref="Diagnosing.CpuProfiler"/>
+    /// Optional: says what broke the budget (an <see cref="Diagnosing.AllocationProfiler"/> or <c>CpuProfiler</c> of the PerfBudgets.Diagnostics package
     /// run of the same operation). Called only when the budget fails, so a passing run pays nothing; its summary goes
     /// on the lines after the failure line and its breakdown into the recorded result. If it throws or takes longer
-    /// than <see cref="DiagnosisTimeout"/>, the failure is still reported, with a note why attribution is missing.
+    /// than <see cref="BudgetGateOptions.DiagnosisTimeout"/>, the failure is still reported, with a note why attribution is missing.
     /// </param>
     /// <returns>The recorded result when the budget is met.</returns>
     public BudgetResult Check(string budgetName, double measured, string? detail = null, Func<Attribution>? diagnose = null) =>
@@ -86,13 +86,13 @@ public sealed class BudgetGate
     private BudgetResult CheckWith(string budgetName, double measured, string? detail, Func<Attribution>? diagnose, Attribution? known)
     {
         var budget = Book.Get(budgetName);
-        if (RequireOptimizedBuild && BudgetKind.DependsOnCodeGeneration(budget.Kind))
+        if (Options.RequireOptimizedBuild && budget.Kind.DependsOnCodeGeneration)
         {
             BuildOptimization.EnsureOptimized();
         }
 
         var met = budget.IsMet(measured);
-        var attribution = known ?? (diagnose is not null && (!met || DiagnoseAlways) ? Diagnose(diagnose) : null);
+        var attribution = known ?? (diagnose is not null && (!met || Options.DiagnoseAlways) ? Diagnose(diagnose) : null);
         if (attribution is not null && !met && Baseline is not null
             && AttributionChange.Describe(attribution, Baseline.Results.GetValueOrDefault(budget.Name)?.Attribution, Baseline.FilePath) is { } change)
         {
@@ -101,14 +101,14 @@ public sealed class BudgetGate
 
         var comparison = Compare(budget, measured);
         var flagged = met && comparison is { Flagged: true };
-        var verdict = !met || (flagged && BaselineStrict) ? BudgetVerdict.Fail : flagged ? BudgetVerdict.Warn : BudgetVerdict.Pass;
-        var result = new BudgetResult(budget.Name, budget.Kind, measured, budget.Limit, budget.Unit,
+        var verdict = !met || (flagged && Options.BaselineStrict) ? BudgetVerdict.Fail : flagged ? BudgetVerdict.Warn : BudgetVerdict.Pass;
+        var result = new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit,
             verdict, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail, attribution) { Baseline = comparison };
         Store.Record(result);
         if (!met)
         {
             var line = FailureLine(budget, measured, detail);
-            throw new BudgetExceededException(attribution is null ? line
+            throw Failure(budget, measured, FailureCause.OverLimit, attribution is null ? line
                 : attribution.Change is null ? $"{line}{Environment.NewLine}  {attribution.Summary}"
                 : $"{line}{Environment.NewLine}  {attribution.Summary}{Environment.NewLine}  {attribution.Change}");
         }
@@ -116,13 +116,12 @@ public sealed class BudgetGate
         if (flagged)
         {
             var line = comparison!.WarningLine(budget.Name, measured, budget.Unit);
-            if (BaselineStrict)
+            if (Options.BaselineStrict)
             {
-                throw new BudgetExceededException($"{line} [{BaselineResults.StrictEnvironmentVariable}]");
+                throw Failure(budget, measured, FailureCause.WorseThanBaseline, $"{line} [strict baseline]");
             }
 
-            Console.Error.WriteLine($"warning: {line}");
-            Warning?.Invoke(this, line);
+            Options.Warnings.Warn(line);
         }
 
         return result;
@@ -131,7 +130,7 @@ public sealed class BudgetGate
     /// <summary>
     /// Checks a counted budget (<c>instructions-max</c> or <c>syscalls-max</c>) against what the instruction meter
     /// counted. The figure's breakdown by method is recorded with every result (it costs nothing more); when the
-    /// budget breaks, the failure names the methods that grew since the recording (<see cref="RecordedMethodsFileName"/>
+    /// budget breaks, the failure names the methods that grew since the recording (<see cref="RecordedMethodsFile.FileName"/>
     /// beside <c>budgets.json</c>) and, with a baseline, since the baseline run. A measurement taken on another
     /// runtime or Valgrind version than the budget was recorded with fails and says so: counts do not compare across them.
     /// </summary>
@@ -142,7 +141,7 @@ public sealed class BudgetGate
     {
         ArgumentNullException.ThrowIfNull(measurement);
         var budget = Book.Get(budgetName);
-        if (!BudgetKind.IsCounted(budget.Kind))
+        if (!budget.Kind.IsCounted)
         {
             throw new BudgetFileException($"{Book.FilePath}: budget '{budgetName}' is a {budget.Kind} budget; CheckCount takes {BudgetKind.InstructionsMax} or {BudgetKind.SyscallsMax}.");
         }
@@ -155,15 +154,15 @@ public sealed class BudgetGate
         {
             var line = $"{budget.Name}: recorded on .NET {on.Runtime} with valgrind {on.Valgrind}, this is .NET {measurement.RuntimeVersion} with valgrind {measurement.ValgrindVersion}: " +
                 $"counts do not compare across versions, re-record (dotnet cake --target=Record.Instructions) [measured {Figures.Format(measured)} {budget.Unit}, limit {Figures.Format(budget.Limit)}]";
-            Store.Record(new BudgetResult(budget.Name, budget.Kind, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
+            Store.Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
                 DateTimeOffset.UtcNow, MachineInfo.Current, $"{line}; {detail}", attribution));
-            throw new BudgetExceededException(line);
+            throw Failure(budget, measured, FailureCause.OtherVersions, line);
         }
 
         if (!budget.IsMet(measured))
         {
             var changes = new List<string>();
-            if (_recordedMethods.Value.GetValueOrDefault(budget.Name) is { } recorded && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFileName})") is { } sinceRecording)
+            if (_recordedMethods.Value.GetValueOrDefault(budget.Name) is { } recorded && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFile.FileName})") is { } sinceRecording)
             {
                 changes.Add(sinceRecording);
             }
@@ -182,57 +181,30 @@ public sealed class BudgetGate
 
     /// <summary>
     /// Records that a budget could not be measured on this machine, with the reason (<c>valgrind not found: …</c>),
-    /// never as passed. Under CI (<c>CI=true</c>) that is a failure unless the kind was turned off on purpose
-    /// (<c>PERF_INSTRUCTIONS=off</c> for the counted kinds); elsewhere it throws <see cref="BudgetNotMeasuredException"/>,
-    /// which a test framework reports as skipped.
+    /// never as passed. Under CI (<see cref="BudgetGateOptions.IsCi"/>) that is a failure unless the kind was turned off
+    /// on purpose (<see cref="BudgetGateOptions.CountedBudgetsOff"/> for the counted kinds); elsewhere it throws
+    /// <see cref="BudgetNotMeasuredException"/>, which a test framework reports as skipped.
     /// </summary>
     public BudgetResult NotMeasured(string budgetName, string reason)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(reason);
         var budget = Book.Get(budgetName);
         var line = $"{budget.Name}: not measured ({reason})";
-        var offOnPurpose = BudgetKind.IsCounted(budget.Kind)
-            && string.Equals(Environment.GetEnvironmentVariable(InstructionsEnvironmentVariable), "off", StringComparison.OrdinalIgnoreCase);
-        var failed = IsCi && !offOnPurpose;
-        var result = new BudgetResult(budget.Name, budget.Kind, double.NaN, budget.Limit, budget.Unit, failed ? BudgetVerdict.Fail : BudgetVerdict.NotMeasured,
+        var offOnPurpose = budget.Kind.IsCounted && Options.CountedBudgetsOff;
+        var failed = Options.IsCi && !offOnPurpose;
+        var result = new BudgetResult(budget.Name, budget.Kind.Name, double.NaN, budget.Limit, budget.Unit, failed ? BudgetVerdict.Fail : BudgetVerdict.NotMeasured,
             budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, reason);
         Store.Record(result);
-        var remedy = BudgetKind.IsCounted(budget.Kind)
-            ? $": install what it needs, or set {InstructionsEnvironmentVariable}=off to turn the counted budgets off on purpose"
+        var remedy = budget.Kind.IsCounted
+            ? $": install what it needs, or set {HarnessEnvironment.InstructionsVariable}=off to turn the counted budgets off on purpose"
             : string.Empty;
         throw failed
-            ? new BudgetExceededException($"{line}; under CI=true an unmeasured budget fails{remedy}")
+            ? Failure(budget, double.NaN, FailureCause.NotMeasured, $"{line}; under CI=true an unmeasured budget fails{remedy}")
             : new BudgetNotMeasuredException(line);
     }
 
-    /// <summary>Environment variable that, set to <c>off</c>, turns the counted budgets off on purpose (reported as not measured, even under CI).</summary>
-    public const string InstructionsEnvironmentVariable = "PERF_INSTRUCTIONS";
-
-    /// <summary>True when the gate runs under CI (<c>CI=true</c>, as GitHub Actions, GitLab and Azure Pipelines set it).</summary>
-    public bool IsCi { get; init; } = string.Equals(Environment.GetEnvironmentVariable("CI"), "true", StringComparison.OrdinalIgnoreCase);
-
-    /// <summary>
-    /// The file beside <c>budgets.json</c> that holds each counted budget's breakdown by method as recorded
-    /// (<c>dotnet cake --target=Record.Instructions</c>), which a failure is compared with.
-    /// </summary>
-    public const string RecordedMethodsFileName = "budgets.methods.json";
-
     // Read once, on the first counted failure: a passing run never opens the file.
     private readonly Lazy<Dictionary<string, IReadOnlyList<AttributionEntry>>> _recordedMethods;
-
-    /// <summary>Environment variable that, set to <c>always</c>, makes the gate diagnose passing budgets too.</summary>
-    public const string DiagnoseEnvironmentVariable = "PERF_DIAGNOSE";
-
-    /// <summary>
-    /// When true, diagnoses run on passing budgets too and their breakdowns are recorded: a baseline for
-    /// <see cref="Baseline"/> to compare a later failure with. Off by default (a passing run must not pay);
-    /// on when <see cref="DiagnoseEnvironmentVariable"/> is <c>always</c>.
-    /// </summary>
-    public bool DiagnoseAlways { get; init; } =
-        string.Equals(Environment.GetEnvironmentVariable(DiagnoseEnvironmentVariable), "always", StringComparison.OrdinalIgnoreCase);
-
-    /// <summary>How long a failing budget's diagnosis may take before the failure is reported without it.</summary>
-    public TimeSpan DiagnosisTimeout { get; init; } = TimeSpan.FromSeconds(90);
 
     // The diagnosis runs on a pool thread so a hung one cannot hold the failure back; the profilers filter by the thread
     // that runs the operation, whichever it is. Whatever goes wrong, the budget's own failure must still be reported.
@@ -241,9 +213,9 @@ public sealed class BudgetGate
         var task = Task.Run(diagnose);
         try
         {
-            return task.Wait(DiagnosisTimeout)
+            return task.Wait(Options.DiagnosisTimeout)
                 ? task.Result
-                : Attribution.Unavailable($"the diagnosis took longer than {Figures.Format(DiagnosisTimeout.TotalSeconds)} s");
+                : Attribution.Unavailable($"the diagnosis took longer than {Figures.Format(Options.DiagnosisTimeout.TotalSeconds)} s");
         }
         catch (AggregateException e)
         {
@@ -260,41 +232,35 @@ public sealed class BudgetGate
 
     /// <summary>
     /// Checks several budgets of one scenario: every one is recorded before any failure is reported, and one
-    /// <see cref="BudgetExceededException"/> lists every broken budget, one line each.
+    /// <see cref="BudgetExceededException"/> lists every broken budget (<see cref="BudgetExceededException.Failures"/>),
+    /// one line each, each followed by its attribution when its check had a diagnosis.
     /// </summary>
-    public IReadOnlyList<BudgetResult> CheckAll(params (string BudgetName, double Measured, string? Detail)[] checks)
-    {
-        ArgumentNullException.ThrowIfNull(checks);
-        return CheckAll(checks.Select(c => (c.BudgetName, c.Measured, c.Detail, (Func<Attribution>?)null)).ToArray());
-    }
+    public IReadOnlyList<BudgetResult> CheckAll(params BudgetCheck[] checks) => CheckAll((IReadOnlyList<BudgetCheck>)checks);
 
-    /// <summary>
-    /// As <see cref="CheckAll(ValueTuple{string, double, string}[])"/>, each budget with an optional diagnosis that runs
-    /// only if that budget fails (see <see cref="Check"/>); a broken budget's attribution follows its line.
-    /// </summary>
-    public IReadOnlyList<BudgetResult> CheckAll(params (string BudgetName, double Measured, string? Detail, Func<Attribution>? Diagnose)[] checks)
+    /// <inheritdoc cref="CheckAll(BudgetCheck[])"/>
+    public IReadOnlyList<BudgetResult> CheckAll(IReadOnlyList<BudgetCheck> checks)
     {
         ArgumentNullException.ThrowIfNull(checks);
-        if (RequireOptimizedBuild && checks.Any(c => BudgetKind.DependsOnCodeGeneration(Book.Get(c.BudgetName).Kind)))
+        if (Options.RequireOptimizedBuild && checks.Any(c => Book.Get(c.BudgetName).Kind.DependsOnCodeGeneration))
         {
             BuildOptimization.EnsureOptimized();
         }
 
-        var results = new List<BudgetResult>(checks.Length);
-        var failures = new List<string>();
-        foreach (var (name, measured, detail, diagnose) in checks)
+        var results = new List<BudgetResult>(checks.Count);
+        var failures = new List<BudgetFailure>();
+        foreach (var check in checks)
         {
             try
             {
-                results.Add(Check(name, measured, detail, diagnose));
+                results.Add(Check(check.BudgetName, check.Measured, check.Detail, check.Diagnose));
             }
             catch (BudgetExceededException e)
             {
-                failures.Add(e.Message);
+                failures.AddRange(e.Failures);
             }
         }
 
-        return failures.Count == 0 ? results : throw new BudgetExceededException(string.Join(Environment.NewLine, failures));
+        return failures.Count == 0 ? results : throw new BudgetExceededException(failures);
     }
 
     /// <summary>
@@ -311,7 +277,7 @@ public sealed class BudgetGate
     /// <param name="describe">Optional: what was measured, put before the measurement's own figures in the detail.</param>
     /// <param name="maxAttempts">At most this many measurements; 1 disables the retry.</param>
     /// <param name="diagnose">
-    /// Optional: names the hottest methods of the same operation (<see cref="Diagnosing.CpuProfiler"/>), called only
+    /// Optional: names the hottest methods of the same operation (<c>CpuProfiler</c> of the PerfBudgets.Diagnostics package), called only
     /// when the budget fails after every attempt (see <see cref="Check"/>).
     /// </param>
     public BudgetResult CheckCost(string budgetName, Func<CpuMeasurement> measure, string? describe = null, int maxAttempts = 3, Func<Attribution>? diagnose = null)
@@ -346,9 +312,9 @@ public sealed class BudgetGate
     /// the broken figures of every earlier attempt.
     /// </remarks>
     /// <param name="run">Runs the scenario once.</param>
-    /// <param name="checks">The budgets of one run's result: name, measured figure, detail.</param>
+    /// <param name="checks">The budgets of one run's result.</param>
     /// <param name="maxAttempts">At most this many runs; 1 disables the repetition.</param>
-    public async Task<IReadOnlyList<BudgetResult>> CheckRunAsync<T>(Func<Task<T>> run, Func<T, (string BudgetName, double Measured, string? Detail)[]> checks, int maxAttempts = 3)
+    public async Task<IReadOnlyList<BudgetResult>> CheckRunAsync<T>(Func<Task<T>> run, Func<T, IReadOnlyList<BudgetCheck>> checks, int maxAttempts = 3)
     {
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(checks);
@@ -358,10 +324,10 @@ public sealed class BudgetGate
         {
             var measured = checks(await run());
             var broken = measured.Where(c => !Book.Get(c.BudgetName).IsMet(c.Measured)).ToArray();
-            if (broken.Length == 0 || attempt == maxAttempts || !broken.All(c => BudgetKind.IsWallClock(Book.Get(c.BudgetName).Kind)))
+            if (broken.Length == 0 || attempt == maxAttempts || !broken.All(c => Book.Get(c.BudgetName).Kind.IsWallClock))
             {
                 var tries = earlier.Count == 0 ? null : $"attempt {attempt} of {maxAttempts}, earlier attempts broke {string.Join(" / ", earlier)}";
-                return CheckAll(measured.Select(c => (c.BudgetName, c.Measured, tries is null ? c.Detail : string.IsNullOrEmpty(c.Detail) ? tries : $"{tries}; {c.Detail}")).ToArray());
+                return CheckAll(measured.Select(c => tries is null ? c : c with { Detail = string.IsNullOrEmpty(c.Detail) ? tries : $"{tries}; {c.Detail}" }).ToArray());
             }
 
             earlier.Add(string.Join(", ", broken.Select(c => $"{c.BudgetName} = {Figures.Format(c.Measured)}")));
@@ -373,7 +339,7 @@ public sealed class BudgetGate
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ArgumentException.ThrowIfNullOrWhiteSpace(unit);
-        var result = new BudgetResult(name, "info", measured, null, unit, BudgetVerdict.Info, Book.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail);
+        var result = new BudgetResult(name, BudgetResult.InfoKind, measured, null, unit, BudgetVerdict.Info, Book.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail);
         Store.Record(result);
         return result;
     }
@@ -395,6 +361,9 @@ public sealed class BudgetGate
             ? BaselineComparison.Compare(budget, Book.NoiseThreshold(budget.Name), measured, figure)
             : BaselineComparison.Missing;
     }
+
+    private static BudgetExceededException Failure(Budget budget, double measured, FailureCause cause, string message) =>
+        new([new BudgetFailure(budget.Name, measured, budget.Limit, budget.Unit, budget.Direction, cause, message)]);
 
     /// <summary>The one-line failure text: name, measured, comparison, limit, overshoot, and the detail if any.</summary>
     public static string FailureLine(Budget budget, double measured, string? detail = null)

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using PerfBudgets;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 
 namespace PerfGate.Tests.Load;
@@ -48,8 +49,8 @@ internal static class BlockingCheck
         output.WriteLine($"{name}: {detail}");
 
         gate.CheckAll(
-            ($"{name}.BlockedMsPer{Per(operation)}", measurement.BlockedMillisecondsPerOperation, detail),
-            ($"{name}.LockContentionsPer{Per(operation)}", measurement.ContentionsPerOperation, detail));
+            new BudgetCheck($"{name}.BlockedMsPer{Per(operation)}", measurement.BlockedMillisecondsPerOperation, detail),
+            new BudgetCheck($"{name}.LockContentionsPer{Per(operation)}", measurement.ContentionsPerOperation, detail));
         measurement.Operations.Should().BePositive(detail);
         failed.Should().Be(0, detail);
     }

@@ -28,7 +28,7 @@ public sealed class FixedPoolServer : IAsyncDisposable
         {
             if (_server is null)
             {
-                var threads = BudgetGate.Default.Book.IntParameter("Load.FixedPool.Threads").ToString(CultureInfo.InvariantCulture);
+                var threads = SuiteGate.Current.Book.IntParameter("Load.FixedPool.Threads").ToString(CultureInfo.InvariantCulture);
                 _server = await AppProcess.StartAsync(TimeSpan.FromSeconds(60), cancellationToken, withEchoService: true, environment: new Dictionary<string, string>
                 {
                     ["DOTNET_ThreadPool_ForceMinWorkerThreads"] = threads,

@@ -35,9 +35,9 @@ internal static class OpenModelSlo
             },
             result =>
             [
-                ($"{name}.FailedRequests", result.Failed, result.ErrorSummary()),
-                ($"{name}.AchievedRateRatio", result.AchievedRateRatio, result.ToString()),
-                ($"{name}.P99Ms", result.P99Ms, result.ToString()),
+                new BudgetCheck($"{name}.FailedRequests", result.Failed, result.ErrorSummary()),
+                new BudgetCheck($"{name}.AchievedRateRatio", result.AchievedRateRatio, result.ToString()),
+                new BudgetCheck($"{name}.P99Ms", result.P99Ms, result.ToString()),
             ],
             gate.Book.IntParameter("Load.Attempts"));
     }

@@ -6,6 +6,8 @@
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Html;
+using PerfBudgets.Reporting.Storage;
 
 if (args is ["record", var budgets, _, ..])
 {

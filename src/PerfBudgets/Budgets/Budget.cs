@@ -2,21 +2,22 @@ namespace PerfBudgets.Budgets;
 
 /// <summary>One budget from <c>budgets.json</c>, with the limit already resolved for the active profile.</summary>
 /// <param name="Name">Permanent identifier, e.g. <c>Api.DelayAsync.ServerBytesPerRequest</c>.</param>
-/// <param name="Kind">One of <see cref="BudgetKind.All"/>.</param>
-/// <param name="Direction">Derived from the kind.</param>
+/// <param name="Kind">One of <see cref="BudgetKind.All"/>; it fixes the <see cref="Direction"/>.</param>
 /// <param name="Limit">The limit for <paramref name="Profile"/>.</param>
 /// <param name="Unit">Unit of the measurement and the limit, e.g. <c>B/request</c>.</param>
 /// <param name="Profile">The profile the limit was resolved for.</param>
 /// <param name="Description">Why the budget exists and how its limit was set.</param>
 public sealed record Budget(
     string Name,
-    string Kind,
-    BudgetDirection Direction,
+    BudgetKind Kind,
     double Limit,
     string Unit,
     string Profile,
     string Description)
 {
+    /// <summary>Which side of its limit a measurement must stay on, from the kind.</summary>
+    public BudgetDirection Direction => Kind.Direction;
+
     /// <summary>The budget's own noise threshold (<c>noise</c> in the file), overriding its kind's; null when it has none.</summary>
     public double? Noise { get; init; }
 
@@ -24,7 +25,7 @@ public sealed record Budget(
     public double NoiseAbsolute { get; init; }
 
     /// <summary>
-    /// For a counted budget (<see cref="BudgetKind.IsCounted"/>): the count it was recorded at (<c>recorded</c>), from which
+    /// For a counted budget (<see cref="BudgetKind.IsCounted"/> of its kind): the count it was recorded at (<c>recorded</c>), from which
     /// the limit is derived with <see cref="Margin"/>; null for other kinds.
     /// </summary>
     public double? Recorded { get; init; }
@@ -36,8 +37,7 @@ public sealed record Budget(
     public RecordedVersions? RecordedOn { get; init; }
 
     /// <summary>True when <paramref name="measured"/> is within the limit.</summary>
-    public bool IsMet(double measured) =>
-        !double.IsNaN(measured) && (Direction == BudgetDirection.AtMost ? measured <= Limit : measured >= Limit);
+    public bool IsMet(double measured) => Kind.IsMet(measured, Limit);
 }
 
 /// <summary>The versions a counted budget was recorded with: counts compare only between runs on the same ones.</summary>

@@ -28,9 +28,6 @@ namespace PerfBudgets.Budgets;
 /// </remarks>
 public sealed class BudgetBook
 {
-    /// <summary>Environment variable that points at a budget file explicitly.</summary>
-    public const string FileEnvironmentVariable = "PERF_BUDGETS_FILE";
-
     /// <summary>The file name searched for upwards from the application's base directory.</summary>
     public const string FileName = "budgets.json";
 
@@ -59,7 +56,7 @@ public sealed class BudgetBook
             return new NoiseThreshold(own, budget.NoiseAbsolute, "budget");
         }
 
-        return _noise.TryGetValue(budget.Kind, out var byKind)
+        return _noise.TryGetValue(budget.Kind.Name, out var byKind)
             ? new NoiseThreshold(byKind, budget.NoiseAbsolute, "kind")
             : throw new BudgetFileException($"{FilePath} defines no noise threshold for budget '{name}': add \"{budget.Kind}\" to the top-level 'noise' object, or a 'noise' field to the budget.");
     }
@@ -100,18 +97,17 @@ public sealed class BudgetBook
             : throw new BudgetFileException($"{FilePath}: parameter '{name}' must be a whole number, not {value.ToString(CultureInfo.InvariantCulture)}.");
     }
 
-    /// <summary>Finds <c>budgets.json</c> (<see cref="FileEnvironmentVariable"/>, else upwards from the base directory) and loads it for the active profile.</summary>
-    public static BudgetBook LoadDefault() => Load(Locate(), PerfProfile.Current);
-
-    /// <summary>Finds the budget file: <see cref="FileEnvironmentVariable"/> if set, else the nearest <c>budgets.json</c> above <see cref="AppContext.BaseDirectory"/>.</summary>
-    public static string Locate()
+    /// <summary>
+    /// Finds the budget file: <paramref name="explicitPath"/> when given (it must exist), else the nearest
+    /// <c>budgets.json</c> above <see cref="AppContext.BaseDirectory"/>.
+    /// </summary>
+    public static string Locate(string? explicitPath = null)
     {
-        var explicitPath = Environment.GetEnvironmentVariable(FileEnvironmentVariable);
         if (!string.IsNullOrWhiteSpace(explicitPath))
         {
             return File.Exists(explicitPath)
                 ? Path.GetFullPath(explicitPath)
-                : throw new BudgetFileException($"{FileEnvironmentVariable} points at '{explicitPath}', which does not exist.");
+                : throw new BudgetFileException($"The budget file '{explicitPath}' does not exist (set by {HarnessEnvironment.BudgetsFileVariable} or BudgetGateOptions.BudgetsFile).");
         }
 
         for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
@@ -123,7 +119,7 @@ public sealed class BudgetBook
             }
         }
 
-        throw new BudgetFileException($"No {FileName} found above '{AppContext.BaseDirectory}'. Set {FileEnvironmentVariable} to its path.");
+        throw new BudgetFileException($"No {FileName} found above '{AppContext.BaseDirectory}'. Set {HarnessEnvironment.BudgetsFileVariable} to its path.");
     }
 
     /// <summary>Loads <paramref name="path"/> and resolves every limit for <paramref name="profile"/>.</summary>
@@ -168,7 +164,7 @@ public sealed class BudgetBook
             var profiles = ReadProfiles(root, sourceName);
             if (!profiles.Contains(profile))
             {
-                throw new BudgetFileException($"{sourceName}: profile '{profile}' (from {PerfProfile.EnvironmentVariable}) is not one of: {string.Join(", ", profiles)}.");
+                throw new BudgetFileException($"{sourceName}: profile '{profile}' (the profile asked for, by {HarnessEnvironment.ProfileVariable} or BudgetGateOptions.Profile) is not one of: {string.Join(", ", profiles)}.");
             }
 
             var budgets = new Dictionary<string, Budget>(StringComparer.Ordinal);
@@ -176,10 +172,10 @@ public sealed class BudgetBook
             {
                 var name = RequiredString(entry, "name", sourceName, "budget");
                 var where = $"{sourceName}: budget '{name}'";
-                var kind = RequiredString(entry, "kind", sourceName, where);
-                if (!BudgetKind.TryGetDirection(kind, out var direction))
+                var kindName = RequiredString(entry, "kind", sourceName, where);
+                if (!BudgetKind.TryParse(kindName, out var kind))
                 {
-                    throw new BudgetFileException($"{where}: unknown kind '{kind}'. Known kinds: {string.Join(", ", BudgetKind.All)}.");
+                    throw new BudgetFileException($"{where}: unknown kind '{kindName}'. Known kinds: {string.Join(", ", BudgetKind.All)}.");
                 }
 
                 var limit = ResolveNumber(entry, "limit", profile, profiles, where);
@@ -187,8 +183,8 @@ public sealed class BudgetBook
                 var description = entry.TryGetProperty("description", out var d) && d.ValueKind == JsonValueKind.String ? d.GetString()! : string.Empty;
                 var noise = OptionalNonNegative(entry, "noise", where);
                 var noiseAbsolute = OptionalNonNegative(entry, "noiseAbsolute", where) ?? 0;
-                var budget = new Budget(name, kind, direction, limit, unit, profile, description) { Noise = noise, NoiseAbsolute = noiseAbsolute };
-                if (BudgetKind.IsCounted(kind))
+                var budget = new Budget(name, kind, limit, unit, profile, description) { Noise = noise, NoiseAbsolute = noiseAbsolute };
+                if (kind.IsCounted)
                 {
                     budget = ReadRecording(entry, budget, where);
                 }
@@ -267,7 +263,7 @@ public sealed class BudgetBook
 
         foreach (var entry in section.EnumerateObject())
         {
-            if (!BudgetKind.TryGetDirection(entry.Name, out _))
+            if (!BudgetKind.TryParse(entry.Name, out _))
             {
                 throw new BudgetFileException($"{sourceName}: 'noise' names unknown kind '{entry.Name}'. Known kinds: {string.Join(", ", BudgetKind.All)}.");
             }

@@ -1,85 +1,135 @@
 namespace PerfBudgets.Budgets;
 
-/// <summary>Which side of its limit a measurement must stay on.</summary>
-public enum BudgetDirection
-{
-    /// <summary>The measurement must not exceed the limit (allocations, latency, errors, sizes).</summary>
-    AtMost,
-
-    /// <summary>The measurement must not fall below the limit (throughput, efficiency, ratios).</summary>
-    AtLeast,
-}
-
 /// <summary>
-/// The kinds a budget in <c>budgets.json</c> may have. The kind fixes the direction of the comparison, so a
-/// budget file cannot say "at most 1,000 requests per second" by mistake.
+/// A kind of budget in <c>budgets.json</c>. The kind fixes the direction of the comparison, so a budget file cannot say
+/// "at most 1,000 requests per second" by mistake, and says what family of unit its figures are in and how they behave
+/// on a shared machine.
 /// </summary>
-public static class BudgetKind
+public sealed class BudgetKind : IEquatable<BudgetKind>
 {
-    private static readonly Dictionary<string, BudgetDirection> Directions = new(StringComparer.Ordinal)
-    {
-        ["allocated-bytes-per-op"] = BudgetDirection.AtMost,
-        ["bytes-max"] = BudgetDirection.AtMost,
-        ["p99-ms-max"] = BudgetDirection.AtMost,
-        ["errors-max"] = BudgetDirection.AtMost,
-        ["collections-max"] = BudgetDirection.AtMost,
-        ["ratio-max"] = BudgetDirection.AtMost,
-        ["count-max"] = BudgetDirection.AtMost,
-        ["cpu-cost-max"] = BudgetDirection.AtMost,
-        ["instructions-max"] = BudgetDirection.AtMost,
-        ["syscalls-max"] = BudgetDirection.AtMost,
-        ["blocked-ms-max"] = BudgetDirection.AtMost,
-        ["contentions-max"] = BudgetDirection.AtMost,
-        ["requests-per-second-min"] = BudgetDirection.AtLeast,
-        ["operations-per-second-min"] = BudgetDirection.AtLeast,
-        ["efficiency-min"] = BudgetDirection.AtLeast,
-        ["ratio-min"] = BudgetDirection.AtLeast,
-    };
+    private static readonly Dictionary<string, BudgetKind> ByName = new(StringComparer.Ordinal);
 
-    // Kinds whose figure is a property of the output (wire bytes, a compression ratio), the same in any build;
-    // every other kind measures what the compiled code does and is refused on a non-optimized build.
-    private static readonly HashSet<string> OutputSizeKinds = new(StringComparer.Ordinal) { "bytes-max", "ratio-max" };
+    /// <summary>Bytes allocated per operation (<c>AllocationMeter</c>).</summary>
+    public static readonly BudgetKind AllocatedBytesPerOp = new("allocated-bytes-per-op", BudgetDirection.AtMost, UnitFamily.Bytes);
 
-    // Kinds measured against the wall clock on a shared machine: a neighbour can only make them worse, so a run that
-    // breaks one of these (and nothing else) may be repeated. Counts of failures, bytes and collections never are.
-    private static readonly HashSet<string> WallClockKinds = new(StringComparer.Ordinal)
-    {
-        "p99-ms-max", "requests-per-second-min", "operations-per-second-min", "efficiency-min", "ratio-min",
-    };
+    /// <summary>An output size in bytes (wire bytes, an encoded block): the same in any build.</summary>
+    public static readonly BudgetKind BytesMax = new("bytes-max", BudgetDirection.AtMost, UnitFamily.Bytes, Traits.OutputSize);
+
+    /// <summary>A latency percentile in milliseconds, from a load run.</summary>
+    public static readonly BudgetKind P99MillisecondsMax = new("p99-ms-max", BudgetDirection.AtMost, UnitFamily.Time, Traits.WallClock);
+
+    /// <summary>Failed requests or operations: never repeated away.</summary>
+    public static readonly BudgetKind ErrorsMax = new("errors-max", BudgetDirection.AtMost, UnitFamily.Count);
+
+    /// <summary>Garbage collections during a measurement.</summary>
+    public static readonly BudgetKind CollectionsMax = new("collections-max", BudgetDirection.AtMost, UnitFamily.Count);
+
+    /// <summary>A ratio of two output figures (a compression ratio): the same in any build.</summary>
+    public static readonly BudgetKind RatioMax = new("ratio-max", BudgetDirection.AtMost, UnitFamily.Ratio, Traits.OutputSize);
+
+    /// <summary>Any other count per operation.</summary>
+    public static readonly BudgetKind CountMax = new("count-max", BudgetDirection.AtMost, UnitFamily.Count);
+
+    /// <summary>CPU time per operation in calibration units (<c>CpuMeter</c>).</summary>
+    public static readonly BudgetKind CpuCostMax = new("cpu-cost-max", BudgetDirection.AtMost, UnitFamily.CpuCost);
 
     /// <summary>Instructions executed per operation, counted under Callgrind (<c>InstructionMeter</c>).</summary>
-    public const string InstructionsMax = "instructions-max";
+    public static readonly BudgetKind InstructionsMax = new("instructions-max", BudgetDirection.AtMost, UnitFamily.Instructions, Traits.Counted);
 
     /// <summary>System calls per operation, counted under Callgrind (<c>InstructionMeter</c>).</summary>
-    public const string SyscallsMax = "syscalls-max";
+    public static readonly BudgetKind SyscallsMax = new("syscalls-max", BudgetDirection.AtMost, UnitFamily.SystemCalls, Traits.Counted);
 
-    /// <summary>
-    /// Thread-milliseconds a server's pool threads spend blocked inside work items, per operation (<c>BlockingMeter</c>).
-    /// </summary>
-    public const string BlockedMillisecondsMax = "blocked-ms-max";
+    /// <summary>Thread-milliseconds a server's pool threads spend blocked inside work items, per operation (<c>BlockingMeter</c>).</summary>
+    public static readonly BudgetKind BlockedMillisecondsMax = new("blocked-ms-max", BudgetDirection.AtMost, UnitFamily.Time);
 
     /// <summary>Lock contentions inside a server's work items, per operation (<c>BlockingMeter</c>).</summary>
-    public const string ContentionsMax = "contentions-max";
+    public static readonly BudgetKind ContentionsMax = new("contentions-max", BudgetDirection.AtMost, UnitFamily.Count);
+
+    /// <summary>A request rate floor, from a load run.</summary>
+    public static readonly BudgetKind RequestsPerSecondMin = new("requests-per-second-min", BudgetDirection.AtLeast, UnitFamily.Rate, Traits.WallClock);
+
+    /// <summary>An operation rate floor, from a load run.</summary>
+    public static readonly BudgetKind OperationsPerSecondMin = new("operations-per-second-min", BudgetDirection.AtLeast, UnitFamily.Rate, Traits.WallClock);
+
+    /// <summary>An efficiency floor (achieved against ideal, e.g. Little's law).</summary>
+    public static readonly BudgetKind EfficiencyMin = new("efficiency-min", BudgetDirection.AtLeast, UnitFamily.Ratio, Traits.WallClock);
+
+    /// <summary>A floor on a ratio of two figures measured in the same run.</summary>
+    public static readonly BudgetKind RatioMin = new("ratio-min", BudgetDirection.AtLeast, UnitFamily.Ratio, Traits.WallClock);
+
+    private readonly Traits _traits;
+
+    private BudgetKind(string name, BudgetDirection direction, UnitFamily family, Traits traits = Traits.None)
+    {
+        Name = name;
+        Direction = direction;
+        Family = family;
+        _traits = traits;
+        ByName.Add(name, this);
+    }
+
+    [Flags]
+    private enum Traits
+    {
+        None = 0,
+
+        // A property of the output (wire bytes, a compression ratio), the same in any build.
+        OutputSize = 1,
+
+        // Measured against the wall clock on a shared machine: a neighbour can only make it worse.
+        WallClock = 2,
+
+        // A recorded count plus a margin, re-recorded rather than tuned.
+        Counted = 4,
+    }
+
+    /// <summary>The kind's name in <c>budgets.json</c>, e.g. <c>allocated-bytes-per-op</c>.</summary>
+    public string Name { get; }
+
+    /// <summary>Which side of its limit a measurement must stay on.</summary>
+    public BudgetDirection Direction { get; }
+
+    /// <summary>What the figures are in.</summary>
+    public UnitFamily Family { get; }
 
     /// <summary>
     /// True for the counted kinds (<see cref="InstructionsMax"/>, <see cref="SyscallsMax"/>): their limit is a recorded
     /// count plus a margin, recorded with a runtime and a Valgrind version, and re-recorded rather than tuned.
     /// </summary>
-    public static bool IsCounted(string kind) => kind is InstructionsMax or SyscallsMax;
+    public bool IsCounted => (_traits & Traits.Counted) != 0;
 
-    /// <summary>Every kind the harness knows, in a stable order.</summary>
-    public static IReadOnlyCollection<string> All => Directions.Keys;
-
-    /// <summary>True for kinds measured against the wall clock (latency, rates), which a busy neighbour can break.</summary>
-    public static bool IsWallClock(string kind) => WallClockKinds.Contains(kind);
+    /// <summary>
+    /// True for kinds measured against the wall clock (latency, rates), which a busy neighbour can break: a run that
+    /// breaks only these may be repeated. Counts of failures, bytes and collections never are.
+    /// </summary>
+    public bool IsWallClock => (_traits & Traits.WallClock) != 0;
 
     /// <summary>
     /// True when a figure of this kind depends on how the code was compiled (allocation, CPU, throughput, latency), so
     /// that it means nothing on a Debug build; false for output sizes (<c>bytes-max</c>, <c>ratio-max</c>).
     /// </summary>
-    public static bool DependsOnCodeGeneration(string kind) => !OutputSizeKinds.Contains(kind);
+    public bool DependsOnCodeGeneration => (_traits & Traits.OutputSize) == 0;
 
-    /// <summary>Looks up the direction of a kind.</summary>
-    public static bool TryGetDirection(string kind, out BudgetDirection direction) =>
-        Directions.TryGetValue(kind, out direction);
+    /// <summary>Every kind the harness knows, in a stable order.</summary>
+    public static IReadOnlyCollection<BudgetKind> All => ByName.Values;
+
+    /// <summary>Looks a kind up by its name in <c>budgets.json</c>.</summary>
+    public static bool TryParse(string? name, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out BudgetKind? kind) =>
+        ByName.TryGetValue(name ?? string.Empty, out kind);
+
+    /// <summary>True when <paramref name="measured"/> is on the right side of <paramref name="limit"/> for this kind.</summary>
+    public bool IsMet(double measured, double limit) =>
+        !double.IsNaN(measured) && (Direction == BudgetDirection.AtMost ? measured <= limit : measured >= limit);
+
+    /// <inheritdoc />
+    public bool Equals(BudgetKind? other) => ReferenceEquals(this, other);
+
+    /// <inheritdoc />
+    public override bool Equals(object? obj) => ReferenceEquals(this, obj);
+
+    /// <inheritdoc />
+    public override int GetHashCode() => Name.GetHashCode(StringComparison.Ordinal);
+
+    /// <summary>The kind's name.</summary>
+    public override string ToString() => Name;
 }

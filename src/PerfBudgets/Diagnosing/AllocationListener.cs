@@ -1,5 +1,6 @@
-using System.Diagnostics;
 using System.Diagnostics.Tracing;
+using System.Diagnostics;
+using PerfBudgets.Measuring;
 
 namespace PerfBudgets.Diagnosing;
 

@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Reporting;
 
 namespace PerfBudgets.Diagnosing;

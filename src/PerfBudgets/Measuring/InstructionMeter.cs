@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using PerfBudgets.Budgets;
 using System.Globalization;
 
 namespace PerfBudgets.Measuring;
@@ -107,7 +108,7 @@ public static partial class InstructionMeter
     }
 
     /// <summary>The dotnet host that runs this process (set by the SDK in tests), else <c>dotnet</c> on PATH.</summary>
-    public static string DotnetHost => Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } host ? host : "dotnet";
+    public static string DotnetHost => HarnessEnvironment.DotnetHost ?? "dotnet";
 
     /// <summary>
     /// The start of a process under Callgrind, with address randomization off and <see cref="DeterministicEnvironment"/>

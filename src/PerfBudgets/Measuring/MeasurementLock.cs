@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using PerfBudgets.Budgets;
 
 namespace PerfBudgets.Measuring;
 
@@ -14,7 +15,7 @@ namespace PerfBudgets.Measuring;
 public sealed class MeasurementLock : IDisposable
 {
     /// <summary>Environment variable that overrides the lock file's path (e.g. to separate two unrelated gates).</summary>
-    public const string PathEnvironmentVariable = "PERF_MEASUREMENT_LOCK";
+    public const string PathEnvironmentVariable = HarnessEnvironment.MeasurementLockVariable;
 
     private readonly FileStream _file;
 
@@ -28,7 +29,7 @@ public sealed class MeasurementLock : IDisposable
     public TimeSpan Waited { get; }
 
     /// <summary>The lock file: <see cref="PathEnvironmentVariable"/>, else <c>perfbudgets-measurement.lock</c> in the temporary folder.</summary>
-    public static string DefaultPath => Environment.GetEnvironmentVariable(PathEnvironmentVariable) is { Length: > 0 } path
+    public static string DefaultPath => HarnessEnvironment.MeasurementLockFile is { } path
         ? path
         : Path.Combine(Path.GetTempPath(), "perfbudgets-measurement.lock");
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using PerfBudgets.Budgets;
 using System.Runtime.InteropServices;
 
 namespace PerfBudgets.Measuring;
@@ -50,8 +51,7 @@ public sealed record Valgrind(string? Path, string? Version, string? Unavailable
     }
 
     private static string? FindOnPath(string name) =>
-        (Environment.GetEnvironmentVariable("PATH") ?? string.Empty)
-            .Split(System.IO.Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries)
+        HarnessEnvironment.SearchPath
             .Select(dir => System.IO.Path.Combine(dir, name))
             .FirstOrDefault(File.Exists);
 }

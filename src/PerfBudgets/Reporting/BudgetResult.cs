@@ -1,10 +1,11 @@
 using System.Text.Json.Serialization;
+using PerfBudgets.Budgets;
 
 namespace PerfBudgets.Reporting;
 
 /// <summary>One recorded measurement, written to <c>results.json</c> whether it passed or not.</summary>
 /// <param name="Budget">Budget name (or the name of an informational figure).</param>
-/// <param name="Kind">Budget kind, or <c>info</c>.</param>
+/// <param name="Kind">The budget kind's name, or <see cref="InfoKind"/> for a figure recorded but not gated.</param>
 /// <param name="Measured">What the run measured.</param>
 /// <param name="Limit">The limit in force, or null for an informational figure.</param>
 /// <param name="Unit">Unit of both.</param>
@@ -27,6 +28,18 @@ public sealed record BudgetResult(
     string? Detail,
     Attribution? Attribution = null)
 {
+    /// <summary>The kind of a figure that is recorded for contrast but not gated (<c>BudgetGate.Observe</c>).</summary>
+    public const string InfoKind = "info";
+
+    /// <summary>
+    /// Which side of <see cref="Limit"/> the figure must stay on, from its kind; null for a figure that is not gated.
+    /// Written to <c>results.json</c> for other readers, and always taken from the kind when read back.
+    /// </summary>
+    public BudgetDirection? Direction => BudgetKind.TryParse(Kind, out var kind) ? kind.Direction : null;
+
+    /// <summary>True when the figure is within its limit; false for an unmeasured or ungated figure.</summary>
+    public bool IsWithinLimit => Limit is { } limit && BudgetKind.TryParse(Kind, out var kind) && kind.IsMet(Measured, limit);
+
     /// <summary>The comparison with the baseline run (<c>PERF_BASELINE</c>), or null when no baseline was given.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public BaselineComparison? Baseline { get; init; }

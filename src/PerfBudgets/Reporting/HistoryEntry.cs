@@ -4,7 +4,7 @@ namespace PerfBudgets.Reporting;
 /// <param name="RunId">The run (<see cref="RunIdentity.RunId"/>).</param>
 /// <param name="Commit">The commit measured, when known.</param>
 /// <param name="Budget">Budget name.</param>
-/// <param name="Kind">Budget kind, or <c>info</c>.</param>
+/// <param name="Kind">The budget kind's name, or <see cref="BudgetResult.InfoKind"/>.</param>
 /// <param name="Measured">What the run measured.</param>
 /// <param name="Limit">The limit in force, or null.</param>
 /// <param name="Unit">Unit of both.</param>

@@ -10,7 +10,7 @@ public sealed class DelayApiAllocationTests
     [Fact]
     public void Api_DelayAsync_ServerBytesPerRequest()
     {
-        var gate = BudgetGate.Default;
+        var gate = SuiteGate.Current;
         var requests = gate.Book.IntParameter("Alloc.Api.Requests");
         using var app = KestrelApp.Start();
         using var probe = new HttpKeepAliveProbe(app.EndPoint, "/api/delay/async?ms=0");

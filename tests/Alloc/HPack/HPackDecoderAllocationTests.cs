@@ -12,7 +12,7 @@ public sealed class HPackDecoderAllocationTests
     [Fact]
     public void HPack_Decode_TypicalRequest_BytesPerOp()
     {
-        var gate = BudgetGate.Default;
+        var gate = SuiteGate.Current;
         var operations = gate.Book.IntParameter("Alloc.HPack.Operations");
 
         // The typical browser request block (static and dynamic hits, Huffman literals, one insertion per decode)

@@ -13,7 +13,7 @@ public sealed class HPackEncoderAllocationTests
     [Fact]
     public void HPack_Encode_GrpcResponse_BytesPerOp()
     {
-        var gate = BudgetGate.Default;
+        var gate = SuiteGate.Current;
         var operations = gate.Book.IntParameter("Alloc.HPack.Operations");
         // Setup outside the measured region: header bytes prepared once, dates cycling as a server's clock would.
         var operation = HPackWorkloads.GrpcResponseOperation(new HPackEncoder());
@@ -30,7 +30,7 @@ public sealed class HPackEncoderAllocationTests
     [Fact]
     public void HPack_Encode_DynamicTableChurn_BytesPerOp()
     {
-        var gate = BudgetGate.Default;
+        var gate = SuiteGate.Current;
         var operations = gate.Book.IntParameter("Alloc.HPack.Operations");
         var encoder = new HPackEncoder(new HPackEncoderOptions { MaxDynamicTableSize = 256 });
         var buffer = new byte[1024];

@@ -11,7 +11,7 @@ public sealed class FileCopyAllocationTests
     [Fact]
     public async Task IO_FileCopy_BytesPerCopyGrowth()
     {
-        var gate = BudgetGate.Default;
+        var gate = SuiteGate.Current;
         var copies = gate.Book.IntParameter("Alloc.IO.FileCopy.Copies");
         var folder = Directory.CreateTempSubdirectory("perfgate-file-copy-test-");
         try

@@ -12,7 +12,7 @@ public sealed class EmployeesEndpointAllocationTests
     [Fact]
     public void Json_Endpoint_Employees9_ServerBytesPerRequest()
     {
-        var gate = BudgetGate.Default;
+        var gate = SuiteGate.Current;
         var requests = gate.Book.IntParameter("Alloc.Json.Requests");
         var expected = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
         using var app = KestrelApp.Start();
@@ -37,7 +37,7 @@ public sealed class EmployeesEndpointAllocationTests
     [Fact]
     public void Json_Endpoint_Echo9_ServerBytesPerRequest()
     {
-        var gate = BudgetGate.Default;
+        var gate = SuiteGate.Current;
         var requests = gate.Book.IntParameter("Alloc.Json.Requests");
         var body = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
         using var app = KestrelApp.Start();

@@ -9,7 +9,7 @@ namespace PerfGate.Tests.Alloc.Json;
 
 public sealed class JsonAllocationTests
 {
-    private readonly BudgetGate _gate = BudgetGate.Default;
+    private readonly BudgetGate _gate = SuiteGate.Current;
 
     public static TheoryData<string, string> StrategiesAndShapes => new()
     {

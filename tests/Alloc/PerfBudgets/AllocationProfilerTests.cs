@@ -3,6 +3,7 @@ using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfGate.Tests.Alloc.PerfBudgets;
 

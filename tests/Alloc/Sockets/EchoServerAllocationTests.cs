@@ -11,7 +11,7 @@ public sealed class EchoServerAllocationTests
     [Fact]
     public async Task Sockets_Echo_ServerBytesPerFrame()
     {
-        var gate = BudgetGate.Default;
+        var gate = SuiteGate.Current;
         var frames = gate.Book.IntParameter("Alloc.Sockets.Echo.Frames");
         var batches = gate.Book.IntParameter("Alloc.Sockets.Echo.Batches");
         await using var server = new EchoServer(new EchoServerOptions { Port = 0 }, NullLogger<EchoServer>.Instance);

@@ -8,7 +8,7 @@ namespace PerfGate.Tests.Alloc.Sockets;
 
 public sealed class SocketLoopAllocationTests
 {
-    private readonly BudgetGate _gate = BudgetGate.Default;
+    private readonly BudgetGate _gate = SuiteGate.Current;
 
     [Fact]
     public void Sockets_SaeaLoop_BytesPerMessage()

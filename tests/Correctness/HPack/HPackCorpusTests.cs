@@ -63,7 +63,7 @@ public sealed class HPackCorpusTests
 
         var ourRatio = (double)ourBytes / headerBytes;
         var nghttp2Ratio = (double)nghttp2Bytes / headerBytes;
-        var gate = BudgetGate.Default;
+        var gate = SuiteGate.Current;
         gate.Observe("HPack.Encode.RawData.CompressionRatio", ourRatio, "ratio", string.Create(CultureInfo.InvariantCulture, $"{ourBytes} wire bytes / {headerBytes} header bytes"));
         gate.Observe("HPack.Encode.RawData.Nghttp2CompressionRatio", nghttp2Ratio, "ratio", string.Create(CultureInfo.InvariantCulture, $"{nghttp2Bytes} wire bytes / {headerBytes} header bytes"));
         gate.Check("HPack.Encode.RawData.CompressionRatioVsNghttp2", ourRatio / nghttp2Ratio,

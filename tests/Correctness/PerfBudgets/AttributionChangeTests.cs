@@ -2,6 +2,7 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfGate.Tests.Correctness.PerfBudgets;
 
@@ -28,12 +29,12 @@ public sealed class AttributionChangeTests : IDisposable
     {
         var book = BudgetBook.Parse(File, "budgets.json", "ci");
         var baselineStore = new ResultStore(Path.Combine(_folder.Path, "baseline"));
-        var baselineGate = new BudgetGate(book, baselineStore, requireOptimizedBuild: false) { DiagnoseAlways = true };
+        var baselineGate = new BudgetGate(book, baselineStore, new BudgetGateOptions { RequireOptimizedBuild = false, DiagnoseAlways = true });
         baselineGate.Check("Json.Endpoint.Employees9.ServerBytesPerRequest", 6045, diagnose: () =>
             Breakdown(("Microsoft.AspNetCore.Mvc.ModelBinding.DefaultModelBindingContext", 400, 400), ("System.String", 310, 300), ("System.Byte[]", 8, 2)));
         ResultStore.ReadAll(baselineStore.ResultsPath).Single().Attribution.Should().NotBeNull("PERF_DIAGNOSE=always records passing breakdowns");
 
-        var gate = new BudgetGate(book, new ResultStore(Path.Combine(_folder.Path, "now")), requireOptimizedBuild: false) { Baseline = BaselineResults.Load(baselineStore.ResultsPath) };
+        var gate = new BudgetGate(book, new ResultStore(Path.Combine(_folder.Path, "now")), new BudgetGateOptions { RequireOptimizedBuild = false, BaselineFile = baselineStore.ResultsPath });
         var act = () => gate.Check("Json.Endpoint.Employees9.ServerBytesPerRequest", 6325, diagnose: () =>
             Breakdown(("Microsoft.AspNetCore.Mvc.ModelBinding.DefaultModelBindingContext", 410, 410), ("System.String", 300, 290), ("System.Byte[]", 290, 90)));
 

@@ -1,6 +1,7 @@
 using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfGate.Tests.Correctness.PerfBudgets;
 
@@ -26,7 +27,7 @@ public sealed class BaselineComparisonTests : IDisposable
     public BaselineComparisonTests()
     {
         // The earlier run: written by a gate exactly as a real run writes results.json.
-        var earlier = new BudgetGate(_book, new ResultStore(Path.Combine(_folder.Path, "earlier")), requireOptimizedBuild: false);
+        var earlier = new BudgetGate(_book, new ResultStore(Path.Combine(_folder.Path, "earlier")), new BudgetGateOptions { RequireOptimizedBuild = false });
         earlier.Check("Base.Decode.CpuCost", 94);
         earlier.Check("Base.Endpoint.RequestsPerSecond", 5000);
         earlier.Check("Base.Noisy.BytesPerOp", 0);
@@ -35,36 +36,27 @@ public sealed class BaselineComparisonTests : IDisposable
 
     public void Dispose() => _folder.Dispose();
 
-    private BudgetGate Gate(bool strict = false) =>
-        new(_book, new ResultStore(Path.Combine(_folder.Path, "now")), requireOptimizedBuild: false)
+    private BudgetGate Gate(bool strict = false, IBudgetWarningSink? warnings = null) =>
+        new(_book, new ResultStore(Path.Combine(_folder.Path, "now")), new BudgetGateOptions
         {
-            Baseline = BaselineResults.Load(_baselinePath),
+            RequireOptimizedBuild = false,
+            BaselineFile = _baselinePath,
             BaselineStrict = strict,
-        };
+            Warnings = warnings ?? StandardErrorWarnings.Instance,
+        });
+
+    private sealed class CollectedWarnings : List<string>, IBudgetWarningSink
+    {
+        public void Warn(string line) => Add(line);
+    }
 
     [Fact]
     public void A_figure_30_percent_worse_than_the_baseline_within_its_limit_is_a_warning_with_its_delta()
     {
-        var gate = Gate();
-        var warnings = new List<string>();
-        void OnWarning(object? sender, string line)
-        {
-            if (ReferenceEquals(sender, gate))
-            {
-                warnings.Add(line);
-            }
-        }
+        var warnings = new CollectedWarnings();
+        var gate = Gate(warnings: warnings);
 
-        BudgetGate.Warning += OnWarning;
-        BudgetResult result;
-        try
-        {
-            result = gate.Check("Base.Decode.CpuCost", 123);
-        }
-        finally
-        {
-            BudgetGate.Warning -= OnWarning;
-        }
+        var result = gate.Check("Base.Decode.CpuCost", 123);
 
         result.Verdict.Should().Be(BudgetVerdict.Warn);
         result.Baseline.Should().NotBeNull();
@@ -88,7 +80,7 @@ public sealed class BaselineComparisonTests : IDisposable
         var act = () => gate.Check("Base.Decode.CpuCost", 123);
 
         act.Should().Throw<BudgetExceededException>().Which.Message.Should()
-            .Be("Base.Decode.CpuCost: 123 cal/op is 31% worse than the baseline 94 (noise threshold 15%) [PERF_BASELINE_STRICT]");
+            .Be("Base.Decode.CpuCost: 123 cal/op is 31% worse than the baseline 94 (noise threshold 15%) [strict baseline]");
         ResultStore.ReadAll(gate.Store.ResultsPath).Single().Verdict.Should().Be(BudgetVerdict.Fail);
         System.IO.File.ReadAllText(gate.Store.SummaryPath).Should().Contain("**FAIL** (31% worse than baseline, strict)");
     }
@@ -150,7 +142,7 @@ public sealed class BaselineComparisonTests : IDisposable
     [Fact]
     public void Without_a_baseline_the_summary_has_no_baseline_column()
     {
-        var gate = new BudgetGate(_book, new ResultStore(Path.Combine(_folder.Path, "plain")), requireOptimizedBuild: false);
+        var gate = new BudgetGate(_book, new ResultStore(Path.Combine(_folder.Path, "plain")), new BudgetGateOptions { RequireOptimizedBuild = false });
 
         gate.Check("Base.Decode.CpuCost", 123).Verdict.Should().Be(BudgetVerdict.Pass);
 

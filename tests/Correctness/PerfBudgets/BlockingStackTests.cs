@@ -1,3 +1,4 @@
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 
 namespace PerfGate.Tests.Correctness.PerfBudgets;

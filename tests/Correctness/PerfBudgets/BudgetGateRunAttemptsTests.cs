@@ -2,6 +2,7 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Load;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfGate.Tests.Correctness.PerfBudgets;
 
@@ -22,7 +23,7 @@ public sealed class BudgetGateRunAttemptsTests : IDisposable
 
     public BudgetGateRunAttemptsTests()
     {
-        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path), new BudgetGateOptions { RequireOptimizedBuild = false });
     }
 
     public void Dispose() => _folder.Dispose();
@@ -32,7 +33,7 @@ public sealed class BudgetGateRunAttemptsTests : IDisposable
     {
         var runs = new Queue<double>([180, 20]);
 
-        var results = await _gate.CheckRunAsync(() => Task.FromResult(runs.Dequeue()), p99 => [("Run.P99Ms", p99, null), ("Run.FailedRequests", 0, null)], maxAttempts: 3);
+        var results = await _gate.CheckRunAsync(() => Task.FromResult(runs.Dequeue()), p99 => [new BudgetCheck("Run.P99Ms", p99), new BudgetCheck("Run.FailedRequests", 0)], maxAttempts: 3);
 
         runs.Should().BeEmpty("the second run met every budget, so there was no third");
         results.Single(r => r.Budget == "Run.P99Ms").Detail.Should().Be("attempt 2 of 3, earlier attempts broke Run.P99Ms = 180");
@@ -43,7 +44,7 @@ public sealed class BudgetGateRunAttemptsTests : IDisposable
     {
         var runs = new Queue<double>([180, 95, 120]);
 
-        var act = () => _gate.CheckRunAsync(() => Task.FromResult(runs.Dequeue()), p99 => [("Run.P99Ms", p99, null)], maxAttempts: 3);
+        var act = () => _gate.CheckRunAsync(() => Task.FromResult(runs.Dequeue()), p99 => [new BudgetCheck("Run.P99Ms", p99)], maxAttempts: 3);
 
         (await act.Should().ThrowAsync<BudgetExceededException>()).Which.Message.Should()
             .Be("Run.P99Ms: 120 ms > budget 50 (+140%) [attempt 3 of 3, earlier attempts broke Run.P99Ms = 180 / Run.P99Ms = 95]");
@@ -54,7 +55,7 @@ public sealed class BudgetGateRunAttemptsTests : IDisposable
     {
         var runs = 0;
 
-        var act = () => _gate.CheckRunAsync(() => Task.FromResult(++runs), _ => [("Run.P99Ms", 180, null), ("Run.FailedRequests", 1, "1× status 500")], maxAttempts: 3);
+        var act = () => _gate.CheckRunAsync(() => Task.FromResult(++runs), _ => [new BudgetCheck("Run.P99Ms", 180), new BudgetCheck("Run.FailedRequests", 1, "1× status 500")], maxAttempts: 3);
 
         (await act.Should().ThrowAsync<BudgetExceededException>()).Which.Message.Should().Contain("Run.FailedRequests: 1 requests > budget 0");
         runs.Should().Be(1);

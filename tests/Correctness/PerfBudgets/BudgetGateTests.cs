@@ -1,6 +1,7 @@
 using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfGate.Tests.Correctness.PerfBudgets;
 
@@ -22,7 +23,7 @@ public sealed class BudgetGateTests : IDisposable
 
     public BudgetGateTests()
     {
-        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path), new BudgetGateOptions { RequireOptimizedBuild = false });
     }
 
     public void Dispose() => _folder.Dispose();
@@ -46,6 +47,33 @@ public sealed class BudgetGateTests : IDisposable
     }
 
     [Fact]
+    public void A_broken_budget_exposes_its_name_figures_and_overshoot_as_properties()
+    {
+        var act = () => _gate.CheckAll(
+            new BudgetCheck("Api.DelayAsync.ServerBytesPerRequest", 2250),
+            new BudgetCheck("Api.DelayAsync.LittleEfficiency", 0.45, "4,500 req/s of 10,000 ideal"));
+
+        var e = act.Should().Throw<BudgetExceededException>().Which;
+        e.Should().BeAssignableTo<PerfBudgetsException>();
+        (e.BudgetName, e.Measured, e.Limit).Should().Be(("Api.DelayAsync.ServerBytesPerRequest", 2250d, 1500d));
+        e.Overshoot.Should().BeApproximately(0.5, 1e-12);
+        e.Failures.Select(f => (f.BudgetName, f.Direction, f.Cause)).Should().Equal(
+            ("Api.DelayAsync.ServerBytesPerRequest", BudgetDirection.AtMost, FailureCause.OverLimit),
+            ("Api.DelayAsync.LittleEfficiency", BudgetDirection.AtLeast, FailureCause.OverLimit));
+        e.Failures[1].Overshoot.Should().BeApproximately(0.25, 1e-12, "a floor missed by a quarter of its limit is 25% past it");
+        e.Failures[1].Message.Should().Be("Api.DelayAsync.LittleEfficiency: 0.45 ratio < budget 0.6 (-25%) [4,500 req/s of 10,000 ideal]");
+    }
+
+    [Fact]
+    public void A_result_carries_the_direction_of_its_kind_and_an_observed_figure_has_none()
+    {
+        _gate.Check("Api.DelayAsync.LittleEfficiency", 0.9).Direction.Should().Be(BudgetDirection.AtLeast);
+        _gate.Check("Zero.Bytes", 0).Direction.Should().Be(BudgetDirection.AtMost);
+        _gate.Observe("Api.DelayAsync.ClientBytesPerRequest", 12, "B/request").Direction.Should().BeNull();
+        System.IO.File.ReadAllText(_gate.Store.ResultsPath).Should().Contain("\"direction\": \"at-least\"");
+    }
+
+    [Fact]
     public void A_zero_budget_passes_at_zero_and_fails_at_one_byte()
     {
         _gate.Check("Zero.Bytes", 0).Verdict.Should().Be(BudgetVerdict.Pass);
@@ -56,16 +84,16 @@ public sealed class BudgetGateTests : IDisposable
     public void CheckAll_records_every_budget_and_lists_each_broken_one()
     {
         var act = () => _gate.CheckAll(
-            ("Api.DelayAsync.ServerBytesPerRequest", 2312, null),
-            ("Api.DelayAsync.LittleEfficiency", 0.9, null),
-            ("Zero.Bytes", 8, null));
+            new BudgetCheck("Api.DelayAsync.ServerBytesPerRequest", 2312),
+            new BudgetCheck("Api.DelayAsync.LittleEfficiency", 0.9),
+            new BudgetCheck("Zero.Bytes", 8));
 
         act.Should().Throw<BudgetExceededException>().Which.Message.Split(Environment.NewLine).Should().Equal(
             "Api.DelayAsync.ServerBytesPerRequest: 2,312 B/request > budget 1,500 (+54%)",
             "Zero.Bytes: 8 B/op > budget 0 (over a zero budget)");
         ResultStore.ReadAll(_gate.Store.ResultsPath).Select(r => r.Budget).Should().BeEquivalentTo(
             ["Api.DelayAsync.ServerBytesPerRequest", "Api.DelayAsync.LittleEfficiency", "Zero.Bytes"]);
-        _gate.CheckAll(("Zero.Bytes", 0, null)).Should().ContainSingle().Which.Verdict.Should().Be(BudgetVerdict.Pass);
+        _gate.CheckAll(new BudgetCheck("Zero.Bytes", 0)).Should().ContainSingle().Which.Verdict.Should().Be(BudgetVerdict.Pass);
     }
 
     [Fact]
@@ -97,7 +125,7 @@ public sealed class BudgetGateTests : IDisposable
     [Fact]
     public void A_newer_result_replaces_the_older_one_and_other_budgets_are_kept()
     {
-        var otherProcess = new BudgetGate(_gate.Book, new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        var otherProcess = new BudgetGate(_gate.Book, new ResultStore(_folder.Path), new BudgetGateOptions { RequireOptimizedBuild = false });
 
         _gate.Check("Api.DelayAsync.ServerBytesPerRequest", 1200);
         otherProcess.Check("Zero.Bytes", 0);
@@ -157,7 +185,7 @@ public sealed class BudgetGateTests : IDisposable
     [Fact]
     public void A_diagnosis_that_hangs_is_abandoned_and_the_budget_failure_is_reported()
     {
-        var gate = new BudgetGate(_gate.Book, _gate.Store, requireOptimizedBuild: false) { DiagnosisTimeout = TimeSpan.FromMilliseconds(100) };
+        var gate = new BudgetGate(_gate.Book, _gate.Store, new BudgetGateOptions { RequireOptimizedBuild = false, DiagnosisTimeout = TimeSpan.FromMilliseconds(100) });
         using var release = new ManualResetEventSlim();
 
         var act = () => gate.Check("Zero.Bytes", 8, diagnose: () =>
@@ -182,8 +210,8 @@ public sealed class BudgetGateTests : IDisposable
         };
 
         var act = () => _gate.CheckAll(
-            ("Api.DelayAsync.ServerBytesPerRequest", 2312, null, For("Api.DelayAsync.ServerBytesPerRequest")),
-            ("Zero.Bytes", 0, null, For("Zero.Bytes")));
+            new BudgetCheck("Api.DelayAsync.ServerBytesPerRequest", 2312) { Diagnose = For("Api.DelayAsync.ServerBytesPerRequest") },
+            new BudgetCheck("Zero.Bytes", 0) { Diagnose = For("Zero.Bytes") });
 
         act.Should().Throw<BudgetExceededException>().Which.Message.Split(Environment.NewLine).Should().Equal(
             "Api.DelayAsync.ServerBytesPerRequest: 2,312 B/request > budget 1,500 (+54%)",

@@ -2,6 +2,7 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfGate.Tests.Correctness.PerfBudgets;
 
@@ -57,7 +58,7 @@ public sealed class BuildOptimizationTests : IDisposable
                 .And.EndWith(": run dotnet test -c Release")
                 .And.Contain("Correctness")
                 .And.NotContain(Environment.NewLine);
-            gate.Invoking(g => g.CheckAll(("Some.WireBytes", 6, null), ("Some.BytesPerOp", 10, null))).Should().Throw<NonOptimizedBuildException>();
+            gate.Invoking(g => g.CheckAll(new BudgetCheck("Some.WireBytes", 6), new BudgetCheck("Some.BytesPerOp", 10))).Should().Throw<NonOptimizedBuildException>();
             System.IO.File.Exists(gate.Store.ResultsPath).Should().BeFalse("nothing is recorded from a refused build");
         }
     }

@@ -2,6 +2,7 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfGate.Tests.Correctness.PerfBudgets;
 
@@ -28,7 +29,7 @@ public sealed class CountedBudgetTests : IDisposable
     private static string Budgets => File.Replace("RUNTIME", InstructionMeter.RuntimeVersion, StringComparison.Ordinal);
 
     private BudgetGate Gate(bool ci = false) =>
-        new(BudgetBook.Parse(Budgets, "budgets.json", "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false) { IsCi = ci };
+        new(BudgetBook.Parse(Budgets, "budgets.json", "ci"), new ResultStore(_folder.Path), new BudgetGateOptions { RequireOptimizedBuild = false, IsCi = ci });
 
     private static InstructionMeasurement Measured(long instructionsPerRepetition, long syscallsPerRepetition, string valgrind = "3.19.0",
         params (string Method, double PerOperation)[] methods) =>
@@ -59,13 +60,13 @@ public sealed class CountedBudgetTests : IDisposable
     public void A_failure_names_the_methods_that_grew_since_the_recording()
     {
         Directory.CreateDirectory(_folder.Path);
-        RecordedMethodsFile.Write(Path.Combine(_folder.Path, BudgetGate.RecordedMethodsFileName), new Dictionary<string, IReadOnlyList<AttributionEntry>>
+        RecordedMethodsFile.Write(Path.Combine(_folder.Path, RecordedMethodsFile.FileName), new Dictionary<string, IReadOnlyList<AttributionEntry>>
         {
             ["Demo.Instructions"] = [new("Demo::Hot", 600, "instructions/op", null), new("Demo::Cold", 400, "instructions/op", null)],
         });
         var budgetsPath = Path.Combine(_folder.Path, "budgets.json");
         System.IO.File.WriteAllText(budgetsPath, Budgets);
-        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), new ResultStore(_folder.Path), new BudgetGateOptions { RequireOptimizedBuild = false });
 
         var act = () => gate.CheckCount("Demo.Instructions", Measured(102_000, 200, "3.19.0", ("Demo::Hot", 620), ("Demo::Cold", 400)));
 
@@ -119,7 +120,7 @@ public sealed class CountedBudgetTests : IDisposable
         Directory.CreateDirectory(_folder.Path);
         var original = Budgets.Replace("\"profiles\": [\"ci\"],", "\"profiles\": [\"ci\"],\n  \"note\": \"kept × as it is\",", StringComparison.Ordinal);
         System.IO.File.WriteAllText(budgetsPath, original);
-        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), new ResultStore(_folder.Path), new BudgetGateOptions { RequireOptimizedBuild = false });
         gate.Invoking(g => g.CheckCount("Demo.Instructions", Measured(110_000, 200, "3.19.0", ("Demo::Hot", 1100)))).Should().Throw<BudgetExceededException>();
 
         var lines = CountedBudgetRecorder.Record(budgetsPath, [Path.Combine(_folder.Path, "results.json")], "10.0.99", "3.19.0");
@@ -131,7 +132,7 @@ public sealed class CountedBudgetTests : IDisposable
         book.Get("Demo.Instructions").Should().Match<Budget>(b => b.Recorded == 1100 && b.Limit == 1111 && b.Margin == 0.01 && b.RecordedOn!.Runtime == "10.0.99");
         book.Get("Demo.Syscalls").Limit.Should().Be(2);
         System.IO.File.ReadAllText(budgetsPath).Should().Contain("\"note\": \"kept × as it is\"");
-        RecordedMethodsFile.Read(Path.Combine(_folder.Path, BudgetGate.RecordedMethodsFileName))["Demo.Instructions"]
+        RecordedMethodsFile.Read(Path.Combine(_folder.Path, RecordedMethodsFile.FileName))["Demo.Instructions"]
             .Should().ContainSingle().Which.Should().Match<AttributionEntry>(e => e.Name == "Demo::Hot" && e.Value == 1100);
     }
 }

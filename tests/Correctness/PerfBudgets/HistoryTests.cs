@@ -1,6 +1,7 @@
 using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfGate.Tests.Correctness.PerfBudgets;
 
@@ -24,13 +25,13 @@ public sealed class HistoryTests : IDisposable
     [Fact]
     public void Every_recorded_result_is_appended_with_the_run_id_and_nothing_is_replaced()
     {
-        var gate = new BudgetGate(_book, new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        var gate = new BudgetGate(_book, new ResultStore(_folder.Path), new BudgetGateOptions { RequireOptimizedBuild = false });
         gate.Check("H.Bytes", 40);
         gate.Invoking(g => g.Check("H.Rate", 10)).Should().Throw<BudgetExceededException>();
 
         // Another process of the same run, and the same budget measured again: results.json keeps the newest,
         // history keeps every line.
-        var other = new BudgetGate(_book, new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        var other = new BudgetGate(_book, new ResultStore(_folder.Path), new BudgetGateOptions { RequireOptimizedBuild = false });
         other.Check("H.Bytes", 48);
 
         var history = ResultStore.ReadHistory(gate.Store.HistoryPath, out var skipped);
@@ -45,7 +46,7 @@ public sealed class HistoryTests : IDisposable
     [Fact]
     public void A_line_cut_short_by_a_killed_run_is_skipped_and_counted()
     {
-        var gate = new BudgetGate(_book, new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        var gate = new BudgetGate(_book, new ResultStore(_folder.Path), new BudgetGateOptions { RequireOptimizedBuild = false });
         gate.Check("H.Bytes", 40);
         System.IO.File.AppendAllText(gate.Store.HistoryPath, "{\"runId\":\"x\",\"budg");
         System.IO.File.AppendAllText(gate.Store.HistoryPath, "\n");

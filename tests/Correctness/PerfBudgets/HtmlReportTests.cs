@@ -2,6 +2,8 @@ using System.Text.RegularExpressions;
 using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Html;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfGate.Tests.Correctness.PerfBudgets;
 
@@ -35,7 +37,7 @@ public sealed partial class HtmlReportTests : IDisposable
 
     public HtmlReportTests()
     {
-        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path), new BudgetGateOptions { RequireOptimizedBuild = false });
         _gate.Check("Api.Endpoint.BytesPerRequest", 60);
         _gate.Check("Api.Endpoint.RequestsPerSecond", 4000);
         _gate.Invoking(g => g.Check("HPack.Decode.CpuCost", 2.5)).Should().Throw<BudgetExceededException>();

@@ -69,7 +69,7 @@ public sealed class NoiseThresholdTests
             var threshold = book.NoiseThreshold(budget.Name);
             if (threshold.Source == "kind")
             {
-                sources.TryGetProperty(budget.Kind, out _).Should().BeTrue($"the threshold of kind {budget.Kind} needs a source");
+                sources.TryGetProperty(budget.Kind.Name, out _).Should().BeTrue($"the threshold of kind {budget.Kind} needs a source");
             }
         }
 

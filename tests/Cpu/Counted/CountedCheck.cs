@@ -16,7 +16,7 @@ internal static class CountedCheck
             return;
         }
 
-        var gate = BudgetGate.Default;
+        var gate = SuiteGate.Current;
         var run = await runs.InProcess;
         run.StandardOutput.Should().Contain($"workload {workload} check ok", "the counted workload did its work");
         var measurement = run.Measurement(workload);
@@ -38,7 +38,7 @@ internal static class CountedCheck
         }
 
         var counts = await runs.Server;
-        BudgetGate.Default.CheckCount(budgetName, counts[workload], describe);
+        SuiteGate.Current.CheckCount(budgetName, counts[workload], describe);
     }
 
     // Throws (skipped, or failed under CI) when nothing can be counted here; false when the runs are there.
@@ -46,7 +46,7 @@ internal static class CountedCheck
     {
         if (runs.UnavailableReason is { } reason)
         {
-            BudgetGate.Default.NotMeasured(budgetName, reason);
+            SuiteGate.Current.NotMeasured(budgetName, reason);
             return true;
         }
 

@@ -69,7 +69,7 @@ public sealed class CountedRuns : IAsyncLifetime
     // request and nothing of the client's.
     private static async Task<IReadOnlyDictionary<string, InstructionMeasurement>> CountServerAsync()
     {
-        var book = BudgetGate.Default.Book;
+        var book = SuiteGate.Current.Book;
         var warmUp = book.IntParameter("Cpu.Counted.Server.WarmUpRequests");
         var requests = book.IntParameter("Cpu.Counted.Server.Requests");
         var rounds = book.IntParameter("Cpu.Counted.Server.Rounds");

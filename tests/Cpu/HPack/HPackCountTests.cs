@@ -1,4 +1,5 @@
 using PerfBudgets;
+using PerfBudgets.Budgets;
 using PerfGate.Tests.Cpu.Counted;
 
 namespace PerfGate.Tests.Cpu.HPack;

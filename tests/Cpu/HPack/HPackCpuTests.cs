@@ -1,5 +1,6 @@
 using PerfBudgets;
 using PerfBudgets.Diagnosing;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using PerfGate.Tests.Cpu.Counted;
 using PerfGate.Tests.Workloads;
@@ -16,7 +17,7 @@ namespace PerfGate.Tests.Cpu.HPack;
 public sealed class HPackCpuTests(CountedRuns runs)
 {
     private static readonly Lazy<HPackStoryArchive> Corpus = new(() => HPackStoryArchive.Read(HPackWorkloads.CorpusArchivePath));
-    private readonly BudgetGate _gate = BudgetGate.Default;
+    private readonly BudgetGate _gate = SuiteGate.Current;
 
     private int Attempts => _gate.Book.IntParameter("Cpu.Attempts");
 

@@ -2,8 +2,10 @@ using System.Runtime.CompilerServices;
 using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfGate.Tests.Cpu.PerfBudgets;
 

@@ -9,7 +9,7 @@ namespace PerfGate.Tests.Load.Api;
 /// </summary>
 public sealed class DelayApiBlockingTests(FixedPoolServer server, ITestOutputHelper output)
 {
-    private readonly BudgetGate _gate = BudgetGate.Default;
+    private readonly BudgetGate _gate = SuiteGate.Current;
 
     [Fact]
     public async Task Api_DelayAsync_never_blocks_a_pool_thread()

@@ -7,7 +7,7 @@ namespace PerfGate.Tests.Load.Api;
 
 public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper output)
 {
-    private readonly BudgetGate _gate = BudgetGate.Default;
+    private readonly BudgetGate _gate = SuiteGate.Current;
 
     private TimeSpan WarmUp => TimeSpan.FromSeconds(_gate.Book.Parameter("Load.WarmUpSeconds"));
 
@@ -27,9 +27,9 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
         var detail = string.Create(CultureInfo.InvariantCulture, $"{result.RequestsPerSecond:N0} req/s of {copies / delay.TotalSeconds:N0} ideal, {copies} copies x {delay.TotalMilliseconds} ms");
         _gate.Observe("Api.DelayAsync.RequestsPerSecond", result.RequestsPerSecond, "req/s", result.ToString());
         _gate.CheckAll(
-            ("Api.DelayAsync.FailedRequests", result.Failed, string.Join(" | ", result.FirstErrors)),
-            ("Api.DelayAsync.LittleEfficiency", efficiency, detail),
-            ("Api.DelayAsync.P99Ms", result.P99Ms, result.ToString()));
+            new BudgetCheck("Api.DelayAsync.FailedRequests", result.Failed, string.Join(" | ", result.FirstErrors)),
+            new BudgetCheck("Api.DelayAsync.LittleEfficiency", efficiency, detail),
+            new BudgetCheck("Api.DelayAsync.P99Ms", result.P99Ms, result.ToString()));
     }
 
     [Fact]
@@ -56,8 +56,8 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
         // Timeouts on the blocking endpoint are the collapse this scenario demonstrates; they are reported, not gated.
         _gate.Observe("Api.AsyncVsBlocking.BlockingFailedRequests", blockingRun.Failed, "requests", string.Join(" | ", blockingRun.FirstErrors));
         _gate.CheckAll(
-            ("Api.AsyncVsBlocking.AsyncFailedRequests", asyncRun.Failed, string.Join(" | ", asyncRun.FirstErrors)),
-            ("Api.AsyncVsBlocking.RpsRatio", ratio, string.Create(CultureInfo.InvariantCulture,
+            new BudgetCheck("Api.AsyncVsBlocking.AsyncFailedRequests", asyncRun.Failed, string.Join(" | ", asyncRun.FirstErrors)),
+            new BudgetCheck("Api.AsyncVsBlocking.RpsRatio", ratio, string.Create(CultureInfo.InvariantCulture,
                 $"async {asyncRun.RequestsPerSecond:N0} req/s / blocking {blockingRun.RequestsPerSecond:N1} req/s ({blockingRun.Completed} completed in the window), {copies} copies x {delay.TotalMilliseconds} ms")));
     }
 

@@ -14,7 +14,7 @@ public sealed class EmployeesEndpointBlockingTests(FixedPoolServer server, ITest
 {
     private static readonly byte[] Employees9 = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
 
-    private readonly BudgetGate _gate = BudgetGate.Default;
+    private readonly BudgetGate _gate = SuiteGate.Current;
 
     [Fact]
     public async Task Json_Endpoint_Employees9_never_blocks_a_pool_thread()

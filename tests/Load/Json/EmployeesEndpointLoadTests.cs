@@ -8,7 +8,7 @@ namespace PerfGate.Tests.Load.Json;
 
 public sealed class EmployeesEndpointLoadTests(FixedPoolServer server, ITestOutputHelper output)
 {
-    private readonly BudgetGate _gate = BudgetGate.Default;
+    private readonly BudgetGate _gate = SuiteGate.Current;
 
     [Fact]
     public async Task Json_Endpoint_Employees9_under_load()
@@ -34,9 +34,9 @@ public sealed class EmployeesEndpointLoadTests(FixedPoolServer server, ITestOutp
         _gate.RecordLoad(result);
 
         _gate.CheckAll(
-            ("Json.Endpoint.Employees9.FailedRequests", result.Failed, string.Join(" | ", result.FirstErrors)),
-            ("Json.Endpoint.Employees9.RequestsPerSecond", result.RequestsPerSecond, result.ToString()),
-            ("Json.Endpoint.Employees9.P99Ms", result.P99Ms, result.ToString()));
+            new BudgetCheck("Json.Endpoint.Employees9.FailedRequests", result.Failed, string.Join(" | ", result.FirstErrors)),
+            new BudgetCheck("Json.Endpoint.Employees9.RequestsPerSecond", result.RequestsPerSecond, result.ToString()),
+            new BudgetCheck("Json.Endpoint.Employees9.P99Ms", result.P99Ms, result.ToString()));
         result.Completed.Should().BeGreaterThan(0, string.Create(CultureInfo.InvariantCulture, $"the load ran for {duration.TotalSeconds} s"));
     }
 

@@ -20,7 +20,7 @@ namespace PerfGate.Tests.Load.PerfBudgets;
 /// </summary>
 public sealed class OpenModelStallTests(ITestOutputHelper output)
 {
-    private readonly BudgetGate _gate = BudgetGate.Default;
+    private readonly BudgetGate _gate = SuiteGate.Current;
 
     [Fact]
     public async Task A_server_stall_shows_in_the_open_model_p99_and_hides_from_the_closed_model()

@@ -9,7 +9,7 @@ namespace PerfGate.Tests.Load.Sockets;
 /// </summary>
 public sealed class EchoServerBlockingTests(FixedPoolServer server, ITestOutputHelper output)
 {
-    private readonly BudgetGate _gate = BudgetGate.Default;
+    private readonly BudgetGate _gate = SuiteGate.Current;
 
     [Fact]
     public async Task Sockets_Echo_never_blocks_a_pool_thread()

@@ -7,7 +7,7 @@ namespace PerfGate.Tests.Load.Sockets;
 
 public sealed class EchoServerLoadTests(ITestOutputHelper output)
 {
-    private readonly BudgetGate _gate = BudgetGate.Default;
+    private readonly BudgetGate _gate = SuiteGate.Current;
 
     [Fact]
     public async Task Sockets_Echo_under_load()
@@ -42,9 +42,9 @@ public sealed class EchoServerLoadTests(ITestOutputHelper output)
 
             result.Completed.Should().BePositive();
             _gate.CheckAll(
-                ("Sockets.Echo.FailedFrames", result.Failed, string.Join(" | ", result.FirstErrors)),
-                ("Sockets.Echo.FramesPerSecond", result.RequestsPerSecond, result.ToString()),
-                ("Sockets.Echo.P99Ms", result.P99Ms, result.ToString()));
+                new BudgetCheck("Sockets.Echo.FailedFrames", result.Failed, string.Join(" | ", result.FirstErrors)),
+                new BudgetCheck("Sockets.Echo.FramesPerSecond", result.RequestsPerSecond, result.ToString()),
+                new BudgetCheck("Sockets.Echo.P99Ms", result.P99Ms, result.ToString()));
         }
         finally
         {

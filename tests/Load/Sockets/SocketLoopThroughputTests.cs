@@ -6,7 +6,7 @@ namespace PerfGate.Tests.Load.Sockets;
 
 public sealed class SocketLoopThroughputTests(ITestOutputHelper output)
 {
-    private readonly BudgetGate _gate = BudgetGate.Default;
+    private readonly BudgetGate _gate = SuiteGate.Current;
 
     [Fact]
     public void Sockets_SaeaLoop_keeps_pace_with_a_blocking_loop()

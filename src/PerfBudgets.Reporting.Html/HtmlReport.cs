@@ -5,8 +5,11 @@ using OxyPlot;
 using OxyPlot.Annotations;
 using OxyPlot.Axes;
 using OxyPlot.Series;
+using PerfBudgets.Budgets;
+using PerfBudgets.Reporting.Rendering;
+using PerfBudgets.Reporting.Storage;
 
-namespace PerfBudgets.Reporting;
+namespace PerfBudgets.Reporting.Html;
 
 /// <summary>
 /// Renders <c>report.html</c>: one self-contained file (inline SVG drawn with OxyPlot's managed SvgExporter, inline CSS,
@@ -137,7 +140,7 @@ public static class HtmlReport
             return null;
         }
 
-        var atLeast = result.Kind.EndsWith("-min", StringComparison.Ordinal);
+        var atLeast = result.Direction == BudgetDirection.AtLeast;
         var (numerator, denominator) = atLeast ? (limit, result.Measured) : (result.Measured, limit);
         if (denominator == 0)
         {
@@ -181,7 +184,7 @@ public static class HtmlReport
             html.Append("</tr>\n");
             foreach (var r in group.OrderBy(r => r.Budget, StringComparer.Ordinal))
             {
-                var limit = r.Limit is { } l ? (r.Kind.EndsWith("-min", StringComparison.Ordinal) ? "≥ " : "≤ ") + Figures.Format(l) : "—";
+                var limit = r.Limit is { } l ? $"{SummaryTable.Comparison(r)} {Figures.Format(l)}" : "—";
                 html.Append(CultureInfo.InvariantCulture,
                     $"<tr><td>{Encode(r.Budget)}</td><td class=\"n\">{Figures.Format(r.Measured)}</td><td class=\"n\">{limit}</td><td>{Encode(r.Unit)}</td><td class=\"{Name(r.Verdict)}\">{Name(r.Verdict)}</td>");
                 if (withBaseline)
@@ -211,7 +214,7 @@ public static class HtmlReport
             var percent = PercentOfLimit(r)!.Value;
             var cut = percent > BarAxisMaximumPercent || double.IsNaN(percent);
             var shown = double.IsNaN(percent) ? "NaN" : double.IsInfinity(percent) ? "∞" : $"{percent:0.#}%";
-            var comparison = r.Kind.EndsWith("-min", StringComparison.Ordinal) ? "≥" : "≤";
+            var comparison = SummaryTable.Comparison(r);
             categories.Labels.Add($"{r.Budget[(Component(r.Budget).Length + 1)..]}   {Figures.Format(r.Measured)} {comparison} {Figures.Format(r.Limit!.Value)} {r.Unit}   {shown}{(cut ? " (cut)" : string.Empty)}");
             bars.Items.Add(new BarItem(cut ? BarAxisMaximumPercent : Math.Max(percent, 0)) { Color = VerdictColor(r.Verdict) });
         }

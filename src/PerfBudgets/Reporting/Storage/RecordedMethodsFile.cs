@@ -2,7 +2,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using PerfBudgets.Budgets;
 
-namespace PerfBudgets.Reporting;
+namespace PerfBudgets.Reporting.Storage;
 
 /// <summary>
 /// <c>budgets.methods.json</c>: each counted budget's breakdown by method (or by system-call site) as it was recorded,
@@ -11,6 +11,12 @@ namespace PerfBudgets.Reporting;
 /// </summary>
 public static class RecordedMethodsFile
 {
+    /// <summary>
+    /// The file's name, beside <c>budgets.json</c>: each counted budget's breakdown by method as recorded
+    /// (<c>dotnet cake --target=Record.Instructions</c>), which a failure is compared with.
+    /// </summary>
+    public const string FileName = "budgets.methods.json";
+
     /// <summary>Reads the file; an empty set when it does not exist.</summary>
     /// <exception cref="BudgetFileException">The file is not in the expected shape.</exception>
     public static Dictionary<string, IReadOnlyList<AttributionEntry>> Read(string path)

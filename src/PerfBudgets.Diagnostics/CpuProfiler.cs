@@ -5,7 +5,7 @@ using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing.Etlx;
 using PerfBudgets.Measuring;
 
-namespace PerfBudgets.Diagnosing;
+namespace PerfBudgets.Diagnostics;
 
 /// <summary>
 /// Says where an operation spends its CPU: runs it again under an EventPipe session with the runtime's sample profiler

@@ -1,7 +1,7 @@
 using System.Globalization;
 using PerfBudgets.Reporting;
 
-namespace PerfBudgets.Diagnosing;
+namespace PerfBudgets.Diagnostics;
 
 /// <summary>Where an operation spends its CPU: exclusive samples per method, from <see cref="CpuProfiler"/>.</summary>
 /// <param name="Methods">Every sampled method, most samples first.</param>

@@ -1,4 +1,4 @@
-namespace PerfBudgets.Measuring;
+namespace PerfBudgets.Diagnostics;
 
 /// <summary>
 /// Reads a managed stack (innermost frame first, as TraceEvent names methods) for <see cref="BlockingMeter"/>: does

@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace PerfBudgets.Measuring;
+namespace PerfBudgets.Diagnostics;
 
 /// <summary>
 /// Where pool threads of a server waited while they ran its work (<see cref="BlockingMeter"/>): the call that blocked

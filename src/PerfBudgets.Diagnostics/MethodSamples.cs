@@ -1,4 +1,4 @@
-namespace PerfBudgets.Diagnosing;
+namespace PerfBudgets.Diagnostics;
 
 /// <summary>One method's share of a <see cref="CpuProfile"/>.</summary>
 /// <param name="Method">The method's full name (<c>Namespace.Type.Method(…)</c>), or the module and address when unresolved.</param>

@@ -1,8 +1,10 @@
 using System.Text;
+using PerfBudgets.Budgets;
+using PerfBudgets.Reporting.Rendering;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 
-namespace PerfBudgets.Reporting;
+namespace PerfBudgets.Reporting.Storage;
 
 /// <summary>
 /// Keeps <c>results.json</c> and <c>summary.md</c> up to date after every measurement.
@@ -16,9 +18,6 @@ namespace PerfBudgets.Reporting;
 /// </remarks>
 public sealed class ResultStore
 {
-    /// <summary>Environment variable that overrides the output folder.</summary>
-    public const string DirectoryEnvironmentVariable = "PERF_ARTIFACTS_DIR";
-
     private static readonly JsonSerializerOptions JsonOptions = new()
     {
         WriteIndented = true,
@@ -52,14 +51,9 @@ public sealed class ResultStore
     /// <summary>Path of <c>history.jsonl</c>: one line per recorded result of every run, oldest first.</summary>
     public string HistoryPath => Path.Combine(Directory, "history.jsonl");
 
-    /// <summary>The default folder: <see cref="DirectoryEnvironmentVariable"/>, else <c>artifacts/budgets</c> beside the budget file.</summary>
-    public static string DefaultDirectory(string budgetFilePath)
-    {
-        var configured = Environment.GetEnvironmentVariable(DirectoryEnvironmentVariable);
-        return !string.IsNullOrWhiteSpace(configured)
-            ? configured
-            : Path.Combine(Path.GetDirectoryName(Path.GetFullPath(budgetFilePath))!, "artifacts", "budgets");
-    }
+    /// <summary>The default folder: <c>artifacts/budgets</c> beside the budget file.</summary>
+    public static string DefaultDirectory(string budgetFilePath) =>
+        Path.Combine(Path.GetDirectoryName(Path.GetFullPath(budgetFilePath))!, "artifacts", "budgets");
 
     /// <summary>Records one result, rewriting both files.</summary>
     public void Record(BudgetResult result)
@@ -214,7 +208,7 @@ public sealed class ResultStore
 
     private void AppendToGitHubStepSummary()
     {
-        var stepSummary = Environment.GetEnvironmentVariable("GITHUB_STEP_SUMMARY");
+        var stepSummary = HarnessEnvironment.StepSummaryFile;
         if (string.IsNullOrWhiteSpace(stepSummary))
         {
             return;

@@ -1,7 +1,8 @@
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing.Etlx;
+using PerfBudgets.Measuring;
 
-namespace PerfBudgets.Measuring;
+namespace PerfBudgets.Diagnostics;
 
 /// <summary>
 /// Runs work under an EventPipe session on a process and hands the recorded trace to a reader, for the meters and
@@ -35,7 +36,7 @@ internal static class EventPipeRecording
             {
                 var copy = Task.Factory.StartNew(() =>
                 {
-                    copyThread = Diagnosing.OsThread.CurrentId() ?? -1;
+                    copyThread = OsThread.CurrentId() ?? -1;
                     using var file = File.Create(tracePath);
                     session.EventStream.CopyTo(file);
                 }, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);

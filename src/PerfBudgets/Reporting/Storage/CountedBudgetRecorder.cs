@@ -4,13 +4,13 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using PerfBudgets.Budgets;
 
-namespace PerfBudgets.Reporting;
+namespace PerfBudgets.Reporting.Storage;
 
 /// <summary>
 /// Records the counted budgets again (<c>instructions-max</c>, <c>syscalls-max</c>): for each one measured in a run's
 /// <c>results.json</c>, <c>recorded</c> becomes the measured count, the limit becomes recorded + margin, and
 /// <c>recordedOn</c> the runtime and Valgrind versions; each budget's breakdown by method goes to
-/// <see cref="BudgetGate.RecordedMethodsFileName"/>. Every other field, and every other budget, is left as it was.
+/// <see cref="RecordedMethodsFile.FileName"/>. Every other field, and every other budget, is left as it was.
 /// </summary>
 /// <remarks>
 /// Given several runs, each budget is recorded at the median of their counts (its breakdown from the run nearest that
@@ -46,7 +46,7 @@ public static class CountedBudgetRecorder
         foreach (var budget in root["budgets"]!.AsArray().Select(b => b!.AsObject()))
         {
             var name = budget["name"]!.GetValue<string>();
-            if (!BudgetKind.IsCounted(budget["kind"]!.GetValue<string>()))
+            if (!BudgetKind.TryParse(budget["kind"]!.GetValue<string>(), out var kind) || !kind.IsCounted)
             {
                 continue;
             }
@@ -102,7 +102,7 @@ public static class CountedBudgetRecorder
     }
 
     private static string MethodsPath(string budgetsPath) =>
-        Path.Combine(Path.GetDirectoryName(Path.GetFullPath(budgetsPath))!, BudgetGate.RecordedMethodsFileName);
+        Path.Combine(Path.GetDirectoryName(Path.GetFullPath(budgetsPath))!, RecordedMethodsFile.FileName);
 
     private static string Percent(double change) => string.Create(CultureInfo.InvariantCulture, $"{(change >= 0 ? "+" : "")}{change:0.00%}");
 

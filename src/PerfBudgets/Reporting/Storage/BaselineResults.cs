@@ -1,6 +1,7 @@
 using System.Text.Json;
+using PerfBudgets.Budgets;
 
-namespace PerfBudgets.Reporting;
+namespace PerfBudgets.Reporting.Storage;
 
 /// <summary>
 /// The figures of an earlier run (its <c>results.json</c>) that this run is compared with: <c>PERF_BASELINE</c> names
@@ -9,10 +10,10 @@ namespace PerfBudgets.Reporting;
 public sealed class BaselineResults
 {
     /// <summary>Environment variable naming the baseline <c>results.json</c>.</summary>
-    public const string EnvironmentVariable = "PERF_BASELINE";
+    public const string EnvironmentVariable = HarnessEnvironment.BaselineVariable;
 
     /// <summary>Environment variable that, set to <c>1</c> or <c>true</c>, fails a budget that is worse than the baseline beyond its noise.</summary>
-    public const string StrictEnvironmentVariable = "PERF_BASELINE_STRICT";
+    public const string StrictEnvironmentVariable = HarnessEnvironment.BaselineStrictVariable;
 
     private readonly Dictionary<string, BudgetResult> _results;
 
@@ -63,19 +64,5 @@ public sealed class BaselineResults
         }
 
         return new BaselineResults(full, byName);
-    }
-
-    /// <summary>The baseline named by <see cref="EnvironmentVariable"/>, or null when it is not set.</summary>
-    public static BaselineResults? FromEnvironment()
-    {
-        var path = Environment.GetEnvironmentVariable(EnvironmentVariable);
-        return string.IsNullOrWhiteSpace(path) ? null : Load(path.Trim());
-    }
-
-    /// <summary>True when <see cref="StrictEnvironmentVariable"/> is <c>1</c> or <c>true</c>.</summary>
-    public static bool StrictFromEnvironment()
-    {
-        var value = Environment.GetEnvironmentVariable(StrictEnvironmentVariable)?.Trim();
-        return value == "1" || string.Equals(value, "true", StringComparison.OrdinalIgnoreCase);
     }
 }

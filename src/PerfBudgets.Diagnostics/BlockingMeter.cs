@@ -3,7 +3,7 @@ using System.Diagnostics.Tracing;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing.Etlx;
 
-namespace PerfBudgets.Measuring;
+namespace PerfBudgets.Diagnostics;
 
 /// <summary>
 /// Measures how much a server blocks its thread-pool threads: while a workload drives the server, an EventPipe session

@@ -1,6 +1,7 @@
 using System.Text;
+using PerfBudgets.Budgets;
 
-namespace PerfBudgets.Reporting;
+namespace PerfBudgets.Reporting.Rendering;
 
 /// <summary>Renders results as the Markdown table of <c>summary.md</c>.</summary>
 public static class SummaryTable
@@ -25,11 +26,11 @@ public static class SummaryTable
         text.AppendLine(withBaseline ? "|---|---:|---:|---|---|---:|---|---:|---|" : "|---|---:|---:|---|---|---|---:|---|");
         foreach (var r in rows)
         {
-            var limit = r.Limit is { } l ? $"{(r.Kind.EndsWith("-min", StringComparison.Ordinal) ? "≥ " : "≤ ")}{Figures.Format(l)}" : "—";
+            var limit = r.Limit is { } l ? $"{Comparison(r)} {Figures.Format(l)}" : "—";
             var verdict = r.Verdict switch
             {
                 BudgetVerdict.Pass => "pass",
-                BudgetVerdict.Fail when r.Baseline is { Flagged: true } && IsWithinLimit(r) =>
+                BudgetVerdict.Fail when r.Baseline is { Flagged: true } && r.IsWithinLimit =>
                     $"**FAIL** ({BaselineComparison.Percent(r.Baseline.WorsePercent ?? 0)} worse than baseline, strict)",
                 BudgetVerdict.Fail => $"**FAIL** {Figures.Overshoot(r.Measured, r.Limit ?? 0)}",
                 BudgetVerdict.Warn => $"**warn** ({WorseText(r.Baseline)} than baseline, noise {BaselineComparison.Percent(r.Baseline?.NoisePercent ?? 0)})",
@@ -79,8 +80,12 @@ public static class SummaryTable
         }
     }
 
-    private static bool IsWithinLimit(BudgetResult r) =>
-        r.Limit is { } l && (r.Kind.EndsWith("-min", StringComparison.Ordinal) ? r.Measured >= l : r.Measured <= l);
+    /// <summary>The sign a limit is shown with: ≥ for a floor, ≤ for a ceiling.</summary>
+    public static string Comparison(BudgetResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        return result.Direction == BudgetDirection.AtLeast ? "≥" : "≤";
+    }
 
     private static string WorseText(BaselineComparison? c) =>
         c?.WorsePercent is { } w && !double.IsInfinity(w) ? $"{BaselineComparison.Percent(w)} worse" : "worse";

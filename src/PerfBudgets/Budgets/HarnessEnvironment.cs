@@ -1,0 +1,127 @@
+namespace PerfBudgets.Budgets;
+
+/// <summary>
+/// The one place the harness reads environment variables. Every setting a user can make from the environment is a
+/// property here, with its variable named in <see cref="Variables"/>; everything else takes its settings in code
+/// (<c>BudgetGateOptions</c>), so a test can build a gate that behaves like CI's without touching the process.
+/// </summary>
+/// <remarks>
+/// Read on every access, not cached: a test may set a variable for the length of one test.
+/// </remarks>
+public static class HarnessEnvironment
+{
+    /// <summary><c>PERF_BUDGETS_FILE</c>: the budget file, instead of the nearest <c>budgets.json</c> above the test assembly.</summary>
+    public const string BudgetsFileVariable = "PERF_BUDGETS_FILE";
+
+    /// <summary><c>PERF_PROFILE</c>: the profile the limits and run sizes are resolved for (<c>ci</c>, the default, or <c>local</c>).</summary>
+    public const string ProfileVariable = "PERF_PROFILE";
+
+    /// <summary><c>PERF_ARTIFACTS_DIR</c>: where <c>results.json</c>, <c>summary.md</c> and <c>history.jsonl</c> go.</summary>
+    public const string ResultsDirectoryVariable = "PERF_ARTIFACTS_DIR";
+
+    /// <summary><c>PERF_BASELINE</c>: the <c>results.json</c> of an earlier run that this run is compared with.</summary>
+    public const string BaselineVariable = "PERF_BASELINE";
+
+    /// <summary><c>PERF_BASELINE_STRICT</c>: <c>1</c> or <c>true</c> fails a budget that is worse than the baseline beyond its noise.</summary>
+    public const string BaselineStrictVariable = "PERF_BASELINE_STRICT";
+
+    /// <summary><c>PERF_DIAGNOSE</c>: <c>always</c> diagnoses passing budgets too, recording a breakdown to compare a later failure with.</summary>
+    public const string DiagnoseVariable = "PERF_DIAGNOSE";
+
+    /// <summary><c>PERF_INSTRUCTIONS</c>: <c>off</c> turns the counted budgets off on purpose (reported as not measured, even under CI).</summary>
+    public const string InstructionsVariable = "PERF_INSTRUCTIONS";
+
+    /// <summary><c>CI</c>: <c>true</c> (as GitHub Actions, GitLab and Azure Pipelines set it) makes an unmeasured budget a failure.</summary>
+    public const string CiVariable = "CI";
+
+    /// <summary><c>PERF_RUN_ID</c>: the run a result belongs to in <c>history.jsonl</c>; Cake sets one per invocation.</summary>
+    public const string RunIdVariable = "PERF_RUN_ID";
+
+    /// <summary><c>PERF_COMMIT</c> (else <c>GITHUB_SHA</c>): the commit measured, for <c>history.jsonl</c>.</summary>
+    public const string CommitVariable = "PERF_COMMIT";
+
+    /// <summary><c>GITHUB_SHA</c>: read when <see cref="CommitVariable"/> is not set.</summary>
+    public const string GitHubShaVariable = "GITHUB_SHA";
+
+    /// <summary><c>GITHUB_STEP_SUMMARY</c>: a file each test process appends its summary table to as it exits.</summary>
+    public const string StepSummaryVariable = "GITHUB_STEP_SUMMARY";
+
+    /// <summary><c>PERF_MEASUREMENT_LOCK</c>: the machine-wide lock file that keeps suites from measuring at once.</summary>
+    public const string MeasurementLockVariable = "PERF_MEASUREMENT_LOCK";
+
+    /// <summary><c>DOTNET_HOST_PATH</c>: the dotnet host (the SDK sets it in tests) that starts workloads under Callgrind.</summary>
+    public const string DotnetHostVariable = "DOTNET_HOST_PATH";
+
+    /// <summary><c>PATH</c>: searched for <c>valgrind</c>.</summary>
+    public const string PathVariable = "PATH";
+
+    /// <summary>The profile used when <see cref="ProfileVariable"/> is not set.</summary>
+    public const string DefaultProfile = "ci";
+
+    /// <summary>Every variable the harness reads, with what it does: the table the documentation shows.</summary>
+    public static IReadOnlyList<(string Name, string Effect)> Variables { get; } =
+    [
+        (BudgetsFileVariable, "the budget file, instead of the nearest budgets.json above the test assembly"),
+        (ProfileVariable, "the profile the limits and run sizes are resolved for: ci (default) or local"),
+        (ResultsDirectoryVariable, "where results.json, summary.md and history.jsonl go (default: artifacts/budgets beside budgets.json)"),
+        (BaselineVariable, "the results.json of an earlier run to compare with"),
+        (BaselineStrictVariable, "1 or true: a budget worse than the baseline beyond its noise fails"),
+        (DiagnoseVariable, "always: diagnose passing budgets too, recording a breakdown for later comparisons"),
+        (InstructionsVariable, "off: the counted budgets are turned off on purpose (not measured, even under CI)"),
+        (CiVariable, "true: a budget that cannot be measured fails instead of being skipped"),
+        (RunIdVariable, "the run id written to history.jsonl (Cake sets one per invocation)"),
+        (CommitVariable, "the commit written to history.jsonl (else GITHUB_SHA)"),
+        (StepSummaryVariable, "a file each test process appends its summary table to"),
+        (MeasurementLockVariable, "the machine-wide lock file (default: perfbudgets-measurement.lock in the temporary folder)"),
+        (DotnetHostVariable, "the dotnet host that starts workloads under Callgrind (else dotnet on PATH)"),
+        (PathVariable, "searched for valgrind"),
+    ];
+
+    /// <summary>The budget file named by <see cref="BudgetsFileVariable"/>, or null.</summary>
+    public static string? BudgetsFile => Read(BudgetsFileVariable);
+
+    /// <summary>The profile named by <see cref="ProfileVariable"/>, or <see cref="DefaultProfile"/>.</summary>
+    public static string Profile => Read(ProfileVariable) ?? DefaultProfile;
+
+    /// <summary>The results folder named by <see cref="ResultsDirectoryVariable"/>, or null.</summary>
+    public static string? ResultsDirectory => Read(ResultsDirectoryVariable);
+
+    /// <summary>The baseline file named by <see cref="BaselineVariable"/>, or null.</summary>
+    public static string? Baseline => Read(BaselineVariable);
+
+    /// <summary>True when <see cref="BaselineStrictVariable"/> is <c>1</c> or <c>true</c>.</summary>
+    public static bool BaselineStrict => Read(BaselineStrictVariable) == "1" || Is(BaselineStrictVariable, "true");
+
+    /// <summary>True when <see cref="DiagnoseVariable"/> is <c>always</c>.</summary>
+    public static bool DiagnoseAlways => Is(DiagnoseVariable, "always");
+
+    /// <summary>True when <see cref="InstructionsVariable"/> is <c>off</c>.</summary>
+    public static bool CountedBudgetsOff => Is(InstructionsVariable, "off");
+
+    /// <summary>True when <see cref="CiVariable"/> is <c>true</c>.</summary>
+    public static bool IsCi => Is(CiVariable, "true");
+
+    /// <summary>The run id named by <see cref="RunIdVariable"/>, or null.</summary>
+    public static string? RunId => Read(RunIdVariable);
+
+    /// <summary>The commit named by <see cref="CommitVariable"/>, else by <see cref="GitHubShaVariable"/>, or null.</summary>
+    public static string? Commit => Read(CommitVariable) ?? Read(GitHubShaVariable);
+
+    /// <summary>The step summary file named by <see cref="StepSummaryVariable"/>, or null.</summary>
+    public static string? StepSummaryFile => Read(StepSummaryVariable);
+
+    /// <summary>The lock file named by <see cref="MeasurementLockVariable"/>, or null.</summary>
+    public static string? MeasurementLockFile => Read(MeasurementLockVariable);
+
+    /// <summary>The dotnet host named by <see cref="DotnetHostVariable"/>, or null.</summary>
+    public static string? DotnetHost => Read(DotnetHostVariable);
+
+    /// <summary>The folders of <see cref="PathVariable"/>, in order.</summary>
+    public static IReadOnlyList<string> SearchPath =>
+        (Read(PathVariable) ?? string.Empty).Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries);
+
+    private static bool Is(string variable, string value) => string.Equals(Read(variable), value, StringComparison.OrdinalIgnoreCase);
+
+    private static string? Read(string variable) =>
+        Environment.GetEnvironmentVariable(variable) is { } value && !string.IsNullOrWhiteSpace(value) ? value.Trim() : null;
+}

@@ -1,0 +1,13 @@
+namespace PerfBudgets;
+
+/// <summary>The default <see cref="IBudgetWarningSink"/>: writes <c>warning: …</c> to standard error.</summary>
+public sealed class StandardErrorWarnings : IBudgetWarningSink
+{
+    private StandardErrorWarnings() { }
+
+    /// <summary>The one instance.</summary>
+    public static StandardErrorWarnings Instance { get; } = new();
+
+    /// <inheritdoc />
+    public void Warn(string line) => Console.Error.WriteLine($"warning: {line}");
+}
