@@ -194,31 +194,47 @@ Task("Test")
     .Does(() => FailIfAnySuiteFailed());
 
 Task("Pack")
-    .Description("Writes the PerfBudgets package and its symbols package to artifacts/packages.")
+    .Description("Writes the PerfBudgets packages (the core and its add-ons) and their symbols packages to artifacts/packages.")
     .Does(() =>
 {
     CleanDirectory(packages);
-    DotNetPack("./src/PerfBudgets/PerfBudgets.csproj", new DotNetPackSettings { Configuration = "Release", OutputDirectory = packages });
-    var nupkg = GetFiles($"{packages}/PerfBudgets.*.nupkg").Where(f => !f.FullPath.EndsWith(".symbols.nupkg")).Single();
-    Information($"Package: {nupkg}");
+    foreach (var project in new[] { "PerfBudgets", "PerfBudgets.Diagnostics", "PerfBudgets.Reporting.Html" })
+    {
+        DotNetPack($"./src/{project}/{project}.csproj", new DotNetPackSettings { Configuration = "Release", OutputDirectory = packages });
+    }
+
+    foreach (var nupkg in GetFiles($"{packages}/*.nupkg").Where(f => !f.FullPath.EndsWith(".symbols.nupkg")))
+    {
+        Information($"Package: {nupkg}");
+    }
 });
 
+// The assemblies of the add-ons' dependencies: a consumer of the core alone must have none of them in its output.
+var addOnDependencies = new[] { "Microsoft.Diagnostics.Tracing.TraceEvent.dll", "Microsoft.Diagnostics.NETCore.Client.dll", "OxyPlot.dll" };
+
 Task("Test.Package")
-    .Description("Adopts the package in a throw-away project outside the repository: it must pass, and fail naming its budget with one extra allocation per operation.")
+    .Description("Adopts the packages in throw-away projects outside the repository: the core alone must gate an allocation and a load budget without the add-ons' dependencies in its output, and fail naming its budget with one extra allocation per operation; the add-ons must diagnose a broken budget and write report.html.")
     .IsDependentOn("Pack")
     .Does(() =>
 {
-    var nupkg = GetFiles($"{packages}/PerfBudgets.*.nupkg").Where(f => !f.FullPath.EndsWith(".symbols.nupkg")).Single();
-    var version = nupkg.GetFilenameWithoutExtension().ToString().Substring("PerfBudgets.".Length);
-    var consumer = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "perfbudgets-consumer-" + Guid.NewGuid().ToString("N"));
-    var consumerPackages = consumer + "-packages";
-    System.IO.Directory.CreateDirectory(consumer);
-    try
+    var core = GetFiles($"{packages}/PerfBudgets.*.nupkg")
+        .Where(f => System.Text.RegularExpressions.Regex.IsMatch(f.GetFilename().ToString(), @"^PerfBudgets\.\d+\.\d+\.\d+[^/]*(?<!\.symbols)\.nupkg$"))
+        .Single();
+    var version = core.GetFilenameWithoutExtension().ToString().Substring("PerfBudgets.".Length);
+    Information($"PerfBudgets {version}");
+
+    // Copies a consumer project to a temporary folder with a nuget.config that takes the packages from the local folder
+    // and everything else from the feed, into a private packages folder (so a package of the same version restored
+    // earlier can never stand in for the one just built), runs it, and deletes both folders.
+    void WithConsumer(string template, Action<string, Func<string, (int Exit, string Output)>> use)
     {
-        CopyFiles(GetFiles("./build/package-consumer/*"), consumer);
-        // The package comes from the local folder; everything else from the feed. A private packages folder, so a
-        // package of the same version restored earlier can never stand in for the one just built.
-        System.IO.File.WriteAllText(System.IO.Path.Combine(consumer, "nuget.config"), $@"<?xml version=""1.0"" encoding=""utf-8""?>
+        var consumer = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "perfbudgets-consumer-" + Guid.NewGuid().ToString("N"));
+        var consumerPackages = consumer + "-packages";
+        System.IO.Directory.CreateDirectory(consumer);
+        try
+        {
+            CopyFiles(GetFiles($"./build/{template}/*"), consumer);
+            System.IO.File.WriteAllText(System.IO.Path.Combine(consumer, "nuget.config"), $@"<?xml version=""1.0"" encoding=""utf-8""?>
 <configuration>
   <config><add key=""globalPackagesFolder"" value=""{consumerPackages}"" /></config>
   <packageSources>
@@ -228,27 +244,49 @@ Task("Test.Package")
   </packageSources>
 </configuration>");
 
-        int Run(string arguments, out string output)
-        {
-            var exit = StartProcess("dotnet", new ProcessSettings
+            (int, string) Run(string arguments)
             {
-                Arguments = arguments,
-                WorkingDirectory = consumer,
-                RedirectStandardOutput = true,
-                EnvironmentVariables = new Dictionary<string, string> { ["PerfBudgetsVersion"] = version, ["PERF_PROFILE"] = "ci" },
-            }, out var lines);
-            output = string.Join(Environment.NewLine, lines);
-            return exit;
-        }
+                var exit = StartProcess("dotnet", new ProcessSettings
+                {
+                    Arguments = arguments,
+                    WorkingDirectory = consumer,
+                    RedirectStandardOutput = true,
+                    EnvironmentVariables = new Dictionary<string, string> { ["PerfBudgetsVersion"] = version, ["PERF_PROFILE"] = "ci" },
+                }, out var lines);
+                return (exit, string.Join(Environment.NewLine, lines));
+            }
 
-        Information($"Consumer at {consumer}, PerfBudgets {version}: dotnet test");
-        if (Run("test", out var passing) != 0)
+            use(consumer, Run);
+        }
+        finally
         {
-            throw new Exception($"The consumer project failed against the package:{Environment.NewLine}{passing}");
+            System.IO.Directory.Delete(consumer, recursive: true);
+            if (System.IO.Directory.Exists(consumerPackages))
+            {
+                System.IO.Directory.Delete(consumerPackages, recursive: true);
+            }
+        }
+    }
+
+    WithConsumer("package-consumer", (consumer, run) =>
+    {
+        Information($"Core consumer at {consumer}: dotnet test");
+        var (exit, passing) = run("test");
+        if (exit != 0)
+        {
+            throw new Exception($"The consumer of the core package failed against it:{Environment.NewLine}{passing}");
         }
 
-        Information("Consumer passes. With one extra allocation per operation: dotnet test -p:ExtraAllocation=true");
-        var brokenExit = Run("test -p:ExtraAllocation=true", out var broken);
+        var output = System.IO.Directory.GetFiles(System.IO.Path.Combine(consumer, "bin"), "*.dll", System.IO.SearchOption.AllDirectories)
+            .Select(System.IO.Path.GetFileName).ToHashSet(StringComparer.OrdinalIgnoreCase);
+        var leaked = addOnDependencies.Where(output.Contains).ToList();
+        if (leaked.Count > 0 || !output.Contains("PerfBudgets.dll"))
+        {
+            throw new Exception($"The core consumer's output holds add-on dependencies ({string.Join(", ", leaked)}) or no PerfBudgets.dll.");
+        }
+
+        Information($"Core consumer passes, and its output holds none of {string.Join(", ", addOnDependencies)}. With one extra allocation per operation: dotnet test -p:ExtraAllocation=true");
+        var (brokenExit, broken) = run("test -p:ExtraAllocation=true");
         var failureLine = broken.Split('\n').FirstOrDefault(l => l.Contains("Consumer.Greeting.Format.BytesPerOp:"));
         if (brokenExit == 0 || failureLine == null)
         {
@@ -256,15 +294,19 @@ Task("Test.Package")
         }
 
         Information($"The broken consumer fails as it must: {failureLine.Trim()}");
-    }
-    finally
+    });
+
+    WithConsumer("package-addons-consumer", (consumer, run) =>
     {
-        System.IO.Directory.Delete(consumer, recursive: true);
-        if (System.IO.Directory.Exists(consumerPackages))
+        Information($"Add-ons consumer at {consumer}: dotnet test");
+        var (exit, output) = run("test");
+        if (exit != 0)
         {
-            System.IO.Directory.Delete(consumerPackages, recursive: true);
+            throw new Exception($"The consumer of the add-on packages failed against them:{Environment.NewLine}{output}");
         }
-    }
+
+        Information("Add-ons consumer passes: a broken CPU budget names its hot method (PerfBudgets.Diagnostics) and report.html is written (PerfBudgets.Reporting.Html).");
+    });
 });
 
 Task("Bench")

@@ -68,8 +68,8 @@ public sealed class GreetingTests
 
         Assert.True(result.Completed > 0, result.ToString());
         gate.CheckAll(
-            ("Consumer.Greeting.Endpoint.P99Ms", result.P99Ms, result.ToString()),
-            ("Consumer.Greeting.Endpoint.FailedRequests", result.Failed, null));
+            new BudgetCheck("Consumer.Greeting.Endpoint.P99Ms", result.P99Ms, result.ToString()),
+            new BudgetCheck("Consumer.Greeting.Endpoint.FailedRequests", result.Failed));
         await app.StopAsync(TestContext.Current.CancellationToken);
     }
 }
