@@ -39,6 +39,9 @@ namespace PerfBudgets.Reporting;
 /// are left out.
 /// </para>
 /// <para>
+/// Markers inside fenced code blocks (<c>```</c>, <c>~~~</c>) are examples and are left alone.
+/// </para>
+/// <para>
 /// A data table renders a CSV file kept beside the documents, for one-off measurements that no run records:
 /// <c>&lt;!-- table: csv PATH [COLUMN...] --&gt;</c>, PATH relative to the markdown file, COLUMNs by header name
 /// (default all). Lines before the header that start with <c>#</c> are the file's provenance, printed under the
@@ -70,26 +73,31 @@ public static partial class DocTables
     /// <c>results.json</c> (and <c>history.jsonl</c>) in <paramref name="resultsDirectory"/>, writing only the files
     /// whose text changes.
     /// </summary>
-    /// <returns>The files rewritten (full paths); empty when every table was already up to date.</returns>
+    /// <returns>The files rewritten (full paths); empty when every table was already up to date. Nothing is written when any marker is in error.</returns>
     /// <exception cref="FileNotFoundException">There is no <c>results.json</c> in <paramref name="resultsDirectory"/>.</exception>
     /// <exception cref="DocTablesException">A marker is malformed, or its pattern matches no budget.</exception>
     public static IReadOnlyList<string> UpdateDirectory(string resultsDirectory, string docsDirectory, string generatedBy = DefaultGeneratedBy)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(docsDirectory);
         var data = DocTableData.Load(resultsDirectory);
-        var changed = new List<string>();
+        // Every file is rewritten in memory first, so a bad marker in one leaves all of them as they were.
+        var changed = new List<(string Path, string Text)>();
         foreach (var file in Directory.EnumerateFiles(docsDirectory, "*.md", SearchOption.AllDirectories).Order(StringComparer.Ordinal))
         {
             var text = File.ReadAllText(file);
             var rewritten = Rewrite(text, file, data, generatedBy);
             if (!string.Equals(text, rewritten, StringComparison.Ordinal))
             {
-                File.WriteAllText(file, rewritten, new UTF8Encoding(false));
-                changed.Add(Path.GetFullPath(file));
+                changed.Add((Path.GetFullPath(file), rewritten));
             }
         }
 
-        return changed;
+        foreach (var (path, text) in changed)
+        {
+            File.WriteAllText(path, text, new UTF8Encoding(false));
+        }
+
+        return changed.Select(c => c.Path).ToList();
     }
 
     /// <summary>
@@ -105,10 +113,28 @@ public static partial class DocTables
         var lines = markdown.Split('\n');
         var output = new StringBuilder(markdown.Length);
         var openedAt = 0;
+        var inFence = false;
         for (var i = 0; i < lines.Length; i++)
         {
             var line = lines[i].TrimEnd('\r');
             var lineNumber = i + 1;
+            if (openedAt == 0 && IsFence(line))
+            {
+                inFence = !inFence;
+            }
+
+            if (inFence || (openedAt == 0 && IsFence(line)))
+            {
+                // A marker shown in a code block is an example, not a table.
+                output.Append(lines[i]);
+                if (i < lines.Length - 1)
+                {
+                    output.Append('\n');
+                }
+
+                continue;
+            }
+
             var open = OpenMarker().Match(line);
             var isClose = CloseMarker().IsMatch(line);
             if (!open.Success && !isClose && line.TrimStart().StartsWith("<!-- table", StringComparison.Ordinal))
@@ -337,6 +363,12 @@ public static partial class DocTables
         }
 
         return Figures.Format(value);
+    }
+
+    private static bool IsFence(string line)
+    {
+        var trimmed = line.TrimStart();
+        return trimmed.StartsWith("```", StringComparison.Ordinal) || trimmed.StartsWith("~~~", StringComparison.Ordinal);
     }
 
     private static string Escape(string cell) => cell.Replace("|", "\\|", StringComparison.Ordinal);

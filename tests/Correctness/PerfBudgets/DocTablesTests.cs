@@ -109,6 +109,14 @@ public sealed class DocTablesTests : IDisposable
     }
 
     [Fact]
+    public void A_marker_inside_a_fenced_code_block_is_an_example_and_left_alone()
+    {
+        var markdown = "```\n<!-- table: budgets Nothing.* [COLUMN...] -->\n<!-- /table -->\n```\n";
+
+        DocTables.Rewrite(markdown, "doc.md", Data()).Should().Be(markdown);
+    }
+
+    [Fact]
     public void Update_directory_rewrites_only_the_files_that_change_and_a_second_run_rewrites_none()
     {
         var results = Path.Combine(_folder.Path, "budgets");
@@ -123,6 +131,24 @@ public sealed class DocTablesTests : IDisposable
 
         DocTables.UpdateDirectory(results, docs).Select(Path.GetFileName).Should().Equal("tables.md");
         DocTables.UpdateDirectory(results, docs).Should().BeEmpty();
+    }
+
+    [Fact]
+    public void A_bad_marker_in_one_file_leaves_every_file_as_it_was()
+    {
+        var results = Path.Combine(_folder.Path, "budgets");
+        var docs = Path.Combine(_folder.Path, "docs");
+        Directory.CreateDirectory(results);
+        Directory.CreateDirectory(docs);
+        File.Copy(Path.Combine(Vectors, "doc-tables-results.json"), Path.Combine(results, "results.json"));
+        const string Good = "<!-- table: budgets Json.* -->\n<!-- /table -->\n";
+        File.WriteAllText(Path.Combine(docs, "a.md"), Good);
+        File.WriteAllText(Path.Combine(docs, "b.md"), "<!-- table: budgets Nothing.* -->\n<!-- /table -->\n");
+
+        var update = () => DocTables.UpdateDirectory(results, docs);
+
+        update.Should().Throw<DocTablesException>().WithMessage("*b.md:1: the pattern 'Nothing.*' matches no budget*");
+        File.ReadAllText(Path.Combine(docs, "a.md")).Should().Be(Good);
     }
 
     [Fact]
