@@ -454,6 +454,20 @@ Task("Report")
         new DotNetRunSettings { Configuration = configuration });
 });
 
+Task("Docs")
+    .Description("Fills the generated tables of docs/*.md (<!-- table: ... --> markers) from artifacts/budgets/results.json and history.jsonl; runs no suite.")
+    .Does(() =>
+{
+    if (!FileExists(budgetResults + File("results.json")))
+    {
+        throw new Exception($"No {budgetResults}/results.json: run the budgets first (dotnet tool restore && dotnet cake), then dotnet cake --target=Docs.");
+    }
+
+    DotNetRun("./tools/BudgetReport/BudgetReport.csproj", new ProcessArgumentBuilder().Append("docs")
+            .AppendQuoted(MakeAbsolute(budgetResults).FullPath).AppendQuoted(MakeAbsolute(Directory("./docs")).FullPath),
+        new DotNetRunSettings { Configuration = configuration });
+});
+
 Task("Baseline")
     .Description("A/B run: the budget suites on `git merge-base HEAD main` (a temporary git worktree, results in a temporary folder), then on HEAD compared with them; prints the comparison.")
     .IsDependentOn("Build")

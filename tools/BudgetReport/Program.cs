@@ -3,6 +3,8 @@
 // BudgetReport record BUDGETS_JSON RESULTS_JSON...: re-records the counted budgets (instructions-max, syscalls-max) of
 // BUDGETS_JSON at the median of one run's results or more, and prints old → new for each (the Cake target
 // Record.Instructions runs it).
+// BudgetReport docs [RESULTS_DIR] [DOCS_DIR]: fills the table markers of the markdown files under DOCS_DIR (default
+// docs) from RESULTS_DIR/results.json and history.jsonl (default artifacts/budgets); the Cake target Docs runs it.
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
@@ -35,10 +37,30 @@ if (args is ["record", var budgets, _, ..])
     }
 }
 
+if (args is ["docs", ..] && args.Length <= 3)
+{
+    var resultsDirectory = Path.GetFullPath(args.Length > 1 ? args[1] : Path.Combine("artifacts", "budgets"));
+    var docsDirectory = Path.GetFullPath(args.Length > 2 ? args[2] : "docs");
+    try
+    {
+        var changed = DocTables.UpdateDirectory(resultsDirectory, docsDirectory);
+        Console.WriteLine(changed.Count == 0
+            ? $"Docs: every table in {docsDirectory} is up to date with {resultsDirectory}"
+            : $"Docs: rewrote {string.Join(", ", changed.Select(f => Path.GetRelativePath(docsDirectory, f)))}");
+        return 0;
+    }
+    catch (Exception e) when (e is FileNotFoundException or DocTablesException)
+    {
+        Console.Error.WriteLine(e.Message);
+        return 1;
+    }
+}
+
 if (args.Length > 1 || args is ["-h" or "--help"])
 {
     Console.Error.WriteLine("usage: BudgetReport [DIR]   (default artifacts/budgets): writes DIR/report.html from DIR/results.json and DIR/history.jsonl");
     Console.Error.WriteLine("       BudgetReport record BUDGETS_JSON RESULTS_JSON: re-records the counted budgets from a run's results, printing old → new");
+    Console.Error.WriteLine("       BudgetReport docs [RESULTS_DIR] [DOCS_DIR]   (default artifacts/budgets docs): fills the table markers of DOCS_DIR/**/*.md from RESULTS_DIR/results.json and history.jsonl");
     return 2;
 }
 
