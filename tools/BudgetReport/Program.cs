@@ -9,6 +9,7 @@ using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Html;
+using PerfBudgets.Reporting.Rendering;
 using PerfBudgets.Reporting.Storage;
 
 if (args is ["record", var budgets, _, ..])

@@ -1,4 +1,6 @@
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Rendering;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfGate.Tests.Correctness.PerfBudgets;
 

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 
-namespace PerfBudgets.Reporting;
+namespace PerfBudgets.Reporting.Rendering;
 
 // The data tables: a CSV file kept beside the documents (a one-off measurement no run records), rendered as markdown.
 public static partial class DocTables

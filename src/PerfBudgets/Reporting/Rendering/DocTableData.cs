@@ -1,6 +1,7 @@
 using System.Text.Json;
+using PerfBudgets.Reporting.Storage;
 
-namespace PerfBudgets.Reporting;
+namespace PerfBudgets.Reporting.Rendering;
 
 /// <summary>What <see cref="DocTables"/> fills tables from: one run's results and, when it exists, the history beside them.</summary>
 public sealed class DocTableData

@@ -1,10 +1,12 @@
-namespace PerfBudgets.Reporting;
+using PerfBudgets.Budgets;
+
+namespace PerfBudgets.Reporting.Rendering;
 
 /// <summary>
 /// A table marker in a markdown file that <see cref="DocTables"/> cannot fill: malformed, unclosed, naming an unknown
 /// column, or matching no budget. The message names the file and line.
 /// </summary>
-public sealed class DocTablesException : Exception
+public sealed class DocTablesException : PerfBudgetsException
 {
     /// <summary>Creates the exception with a message naming the file, the line and what was wrong.</summary>
     public DocTablesException(string message)
@@ -15,11 +17,6 @@ public sealed class DocTablesException : Exception
     /// <summary>Creates the exception with a message and the lower-level cause.</summary>
     public DocTablesException(string message, Exception innerException)
         : base(message, innerException)
-    {
-    }
-
-    /// <summary>Creates the exception without a message.</summary>
-    public DocTablesException()
     {
     }
 }

@@ -4,7 +4,7 @@ using System.Text.Json;
 using System.Text.RegularExpressions;
 using PerfBudgets.Budgets;
 
-namespace PerfBudgets.Reporting;
+namespace PerfBudgets.Reporting.Rendering;
 
 /// <summary>
 /// Fills the measured tables of markdown files from a run's <c>results.json</c> (and <c>history.jsonl</c> beside it),
@@ -279,7 +279,7 @@ public static partial class DocTables
 
     private static string Cell(Row row, string column)
     {
-        var direction = BudgetKind.TryGetDirection(row.Kind, out var d) ? d : (BudgetDirection?)null;
+        var direction = BudgetKind.TryParse(row.Kind, out var kind) ? kind.Direction : (BudgetDirection?)null;
         return column switch
         {
             "budget" => $"`{row.Budget}`",
