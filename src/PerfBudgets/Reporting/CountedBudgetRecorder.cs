@@ -69,8 +69,7 @@ public static class CountedBudgetRecorder
             var margin = budget["margin"]?.GetValue<double>() ?? 0.01;
             var oldRecorded = budget["recorded"]?.GetValue<double>() ?? double.NaN;
             var oldLimit = budget["limit"]?.GetValue<double>() ?? double.NaN;
-            var recorded = Math.Round(median, 2);
-            var limit = BudgetBook.CountedLimit(recorded, margin);
+            var (recorded, limit) = Recording(measured.Select(r => r.Measured).ToList(), margin);
             budget["recorded"] = recorded;
             budget["limit"] = limit;
             budget["margin"] = margin;
@@ -94,7 +93,22 @@ public static class CountedBudgetRecorder
         return lines;
     }
 
-    private static double Median(List<double> values)
+    /// <summary>
+    /// What a counted budget is recorded at from the counts of one run or more: <c>recorded</c> is their median rounded
+    /// to two decimals, and the limit <see cref="BudgetBook.CountedLimit"/> of it and <paramref name="margin"/>.
+    /// </summary>
+    /// <param name="counts">The counts per operation the runs measured; at least one.</param>
+    /// <param name="margin">The budget's margin (0.01 reads as 1%).</param>
+    public static (double Recorded, double Limit) Recording(IReadOnlyList<double> counts, double margin)
+    {
+        ArgumentNullException.ThrowIfNull(counts);
+        ArgumentOutOfRangeException.ThrowIfZero(counts.Count);
+        var recorded = Math.Round(Median(counts.ToList()), 2);
+        return (recorded, BudgetBook.CountedLimit(recorded, margin));
+    }
+
+    // The middle value, or the mean of the two middle values of an even count; sorts the list it is given.
+    internal static double Median(List<double> values)
     {
         values.Sort();
         var middle = values.Count / 2;
