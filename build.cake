@@ -16,6 +16,8 @@ var runId = EnvironmentVariable("PERF_RUN_ID") ?? $"{DateTime.UtcNow:yyyyMMdd'T'
 var commit = EnvironmentVariable("PERF_COMMIT") ?? Git("rev-parse HEAD", throwOnError: false);
 
 var solution = File("./PerfGate.slnx");
+// The perfbudgets tool (report, compare, load, record, propose); the targets below run it from source.
+var tool = File("./src/PerfBudgets.Tool/PerfBudgets.Tool.csproj");
 var artifacts = Directory("./artifacts");
 var testResults = artifacts + Directory("test-results");
 var budgetResults = artifacts + Directory("budgets");
@@ -86,6 +88,15 @@ double WrkLatencyMs(IEnumerable<string> output, string percentile)
     var number = text.TrimEnd('u', 'm', 's');
     return double.Parse(number, System.Globalization.CultureInfo.InvariantCulture) * unit;
 }
+
+// The package id.version.nupkg in artifacts/packages (not its symbols package, nor another id that starts the same:
+// PerfBudgets.Tool.0.2.0.nupkg is not a version of PerfBudgets).
+FilePath PackageFile(string id) =>
+    GetFiles($"{packages}/{id}.*.nupkg")
+        .Where(f => System.Text.RegularExpressions.Regex.IsMatch(f.GetFilename().ToString(), $@"^{System.Text.RegularExpressions.Regex.Escape(id)}\.\d[^/]*(?<!\.symbols)\.nupkg$"))
+        .Single();
+
+string PackageVersion(string id) => PackageFile(id).GetFilenameWithoutExtension().ToString().Substring(id.Length + 1);
 
 // The budget suites: what the Baseline target runs twice (the correctness suite measures nothing).
 var budgetSuites = new[] { "Alloc", "Cpu", "Load" };
@@ -194,24 +205,26 @@ Task("Test")
     .Does(() => FailIfAnySuiteFailed());
 
 Task("Pack")
-    .Description("Writes the PerfBudgets package and its symbols package to artifacts/packages.")
+    .Description("Writes the PerfBudgets package and its symbols package, and the PerfBudgets.Tool package (the perfbudgets dotnet tool), to artifacts/packages.")
     .Does(() =>
 {
     CleanDirectory(packages);
     DotNetPack("./src/PerfBudgets/PerfBudgets.csproj", new DotNetPackSettings { Configuration = "Release", OutputDirectory = packages });
-    var nupkg = GetFiles($"{packages}/PerfBudgets.*.nupkg").Where(f => !f.FullPath.EndsWith(".symbols.nupkg")).Single();
-    Information($"Package: {nupkg}");
+    DotNetPack(tool, new DotNetPackSettings { Configuration = "Release", OutputDirectory = packages });
+    Information($"Package: {PackageFile("PerfBudgets")}");
+    Information($"Tool package: {PackageFile("PerfBudgets.Tool")}");
 });
 
 Task("Test.Package")
-    .Description("Adopts the package in a throw-away project outside the repository: it must pass, and fail naming its budget with one extra allocation per operation.")
+    .Description("Adopts the package in a throw-away project outside the repository: it must pass, and fail naming its budget with one extra allocation per operation. The perfbudgets tool, installed from the tool package, must report, compare and propose on the consumer's results.")
     .IsDependentOn("Pack")
     .Does(() =>
 {
-    var nupkg = GetFiles($"{packages}/PerfBudgets.*.nupkg").Where(f => !f.FullPath.EndsWith(".symbols.nupkg")).Single();
-    var version = nupkg.GetFilenameWithoutExtension().ToString().Substring("PerfBudgets.".Length);
+    var version = PackageVersion("PerfBudgets");
+    var toolVersion = PackageVersion("PerfBudgets.Tool");
     var consumer = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "perfbudgets-consumer-" + Guid.NewGuid().ToString("N"));
     var consumerPackages = consumer + "-packages";
+    var toolPath = consumer + "-tool";
     System.IO.Directory.CreateDirectory(consumer);
     try
     {
@@ -228,18 +241,29 @@ Task("Test.Package")
   </packageSources>
 </configuration>");
 
-        int Run(string arguments, out string output)
+        int RunProgram(string program, string arguments, out string output)
         {
-            var exit = StartProcess("dotnet", new ProcessSettings
+            var environment = new Dictionary<string, string> { ["PerfBudgetsVersion"] = version, ["PERF_PROFILE"] = "ci" };
+            // The tool's launcher looks for the runtime in DOTNET_ROOT before the default install folders.
+            var dotnet = FindOnPath("dotnet");
+            if (string.IsNullOrEmpty(EnvironmentVariable("DOTNET_ROOT")) && dotnet != null)
+            {
+                environment["DOTNET_ROOT"] = System.IO.Path.GetDirectoryName(new System.IO.FileInfo(dotnet).ResolveLinkTarget(true)?.FullName ?? dotnet);
+            }
+
+            var exit = StartProcess(program, new ProcessSettings
             {
                 Arguments = arguments,
                 WorkingDirectory = consumer,
                 RedirectStandardOutput = true,
-                EnvironmentVariables = new Dictionary<string, string> { ["PerfBudgetsVersion"] = version, ["PERF_PROFILE"] = "ci" },
-            }, out var lines);
-            output = string.Join(Environment.NewLine, lines);
+                RedirectStandardError = true,
+                EnvironmentVariables = environment,
+            }, out var lines, out var errors);
+            output = string.Join(Environment.NewLine, lines.Concat(errors));
             return exit;
         }
+
+        int Run(string arguments, out string output) => RunProgram("dotnet", arguments, out output);
 
         Information($"Consumer at {consumer}, PerfBudgets {version}: dotnet test");
         if (Run("test", out var passing) != 0)
@@ -247,7 +271,38 @@ Task("Test.Package")
             throw new Exception($"The consumer project failed against the package:{Environment.NewLine}{passing}");
         }
 
-        Information("Consumer passes. With one extra allocation per operation: dotnet test -p:ExtraAllocation=true");
+        // The tool, installed from the local folder as a user installs it, on the passing run's results and history.
+        Information($"Consumer passes. perfbudgets {toolVersion}: dotnet tool install PerfBudgets.Tool --tool-path {toolPath}");
+        if (Run($"tool install PerfBudgets.Tool --version {toolVersion} --tool-path \"{toolPath}\"", out var install) != 0)
+        {
+            throw new Exception($"The tool package did not install:{Environment.NewLine}{install}");
+        }
+
+        var perfbudgets = System.IO.Path.Combine(toolPath, "perfbudgets");
+        var consumerResults = System.IO.Path.Combine(consumer, "artifacts", "budgets");
+        var resultsJson = System.IO.Path.Combine(consumerResults, "results.json");
+        foreach (var arguments in new[]
+        {
+            $"report \"{consumerResults}\"",
+            $"compare \"{resultsJson}\" \"{resultsJson}\" --budgets budgets.json",
+            $"propose --history \"{System.IO.Path.Combine(consumerResults, "history.jsonl")}\" --budgets budgets.json",
+        })
+        {
+            var exit = RunProgram(perfbudgets, arguments, out var output);
+            if (exit != 0)
+            {
+                throw new Exception($"perfbudgets {arguments} exited with {exit}:{Environment.NewLine}{output}");
+            }
+
+            Information($"perfbudgets {arguments}:{Environment.NewLine}{output}");
+        }
+
+        if (!System.IO.File.Exists(System.IO.Path.Combine(consumerResults, "report.html")))
+        {
+            throw new Exception($"perfbudgets report wrote no {consumerResults}/report.html.");
+        }
+
+        Information("With one extra allocation per operation: dotnet test -p:ExtraAllocation=true");
         var brokenExit = Run("test -p:ExtraAllocation=true", out var broken);
         var failureLine = broken.Split('\n').FirstOrDefault(l => l.Contains("Consumer.Greeting.Format.BytesPerOp:"));
         if (brokenExit == 0 || failureLine == null)
@@ -260,9 +315,9 @@ Task("Test.Package")
     finally
     {
         System.IO.Directory.Delete(consumer, recursive: true);
-        if (System.IO.Directory.Exists(consumerPackages))
+        foreach (var folder in new[] { consumerPackages, toolPath }.Where(System.IO.Directory.Exists))
         {
-            System.IO.Directory.Delete(consumerPackages, recursive: true);
+            System.IO.Directory.Delete(folder, recursive: true);
         }
     }
 });
@@ -299,7 +354,7 @@ Task("Load.CrossCheck")
     var port = FreeLoopbackPort();
     var url = $"http://127.0.0.1:{port}/api/employees?count=9";
     var app = MakeAbsolute(File($"./src/SystemUnderTest/bin/{configuration}/net10.0/SystemUnderTest.dll")).FullPath;
-    var loadRun = MakeAbsolute(File($"./tools/LoadRun/bin/{configuration}/net10.0/LoadRun.dll")).FullPath;
+    var loadRun = MakeAbsolute(File($"./src/PerfBudgets.Tool/bin/{configuration}/net10.0/PerfBudgets.Tool.dll")).FullPath;
 
     // The server runs in its own process on loopback, shared by both generators in turn; on a small machine each
     // generator takes cores from the server, which is part of what the comparison shows.
@@ -316,15 +371,15 @@ Task("Load.CrossCheck")
         RunTimed(wrk, $"-t2 -c{copies} -d3s {url}");
         var serverCpu0 = server.TotalProcessorTime;
         Information($"Our runner: {copies} copies (closed model), 3 s warm-up + {seconds} s, {url}");
-        var ours = RunTimed("dotnet", $"\"{loadRun}\" --url {url} --copies {copies} --warmup 3 --duration {seconds}");
+        var ours = RunTimed("dotnet", $"\"{loadRun}\" load {url} --connections {copies} --warmup 3 --duration {seconds}");
         var serverCpu1 = server.TotalProcessorTime;
         Information($"wrk: 2 threads, {copies} connections, {seconds} s, --latency");
         var serverCpu2 = server.TotalProcessorTime;
         var theirs = RunTimed(wrk, $"-t2 -c{copies} -d{seconds}s --latency {url}");
         var serverCpu3 = server.TotalProcessorTime;
 
-        var oursLine = ours.Output.Single(l => l.StartsWith("loadrun rps="));
-        var oursValues = oursLine.Substring("loadrun ".Length).Split(' ').Select(kv => kv.Split('=')).ToDictionary(kv => kv[0], kv => double.Parse(kv[1], System.Globalization.CultureInfo.InvariantCulture));
+        var oursLine = ours.Output.Single(l => l.StartsWith("load rps="));
+        var oursValues = oursLine.Substring("load ".Length).Split(' ').Select(kv => kv.Split('=')).ToDictionary(kv => kv[0], kv => double.Parse(kv[1], System.Globalization.CultureInfo.InvariantCulture));
         var wrkRps = double.Parse(theirs.Output.Single(l => l.StartsWith("Requests/sec:")).Split(':')[1].Trim(), System.Globalization.CultureInfo.InvariantCulture);
         var wrkP50 = WrkLatencyMs(theirs.Output, "50%");
         var wrkP99 = WrkLatencyMs(theirs.Output, "99%");
@@ -386,7 +441,7 @@ Task("Record.Instructions")
         recordings.Add(copy);
     }
 
-    var arguments = new ProcessArgumentBuilder().Append("run").Append("--project").AppendQuoted("./tools/BudgetReport/BudgetReport.csproj")
+    var arguments = new ProcessArgumentBuilder().Append("run").Append("--project").AppendQuoted(MakeAbsolute(tool).FullPath)
         .Append("-c").Append(configuration).Append("--").Append("record").AppendQuoted(MakeAbsolute(File("./budgets.json")).FullPath);
     recordings.ForEach(path => arguments.AppendQuoted(path));
     var exit = StartProcess("dotnet", new ProcessSettings { Arguments = arguments });
@@ -407,8 +462,8 @@ Task("Report")
     Information(System.IO.File.ReadAllText(summary));
     Information($"Results: {budgetResults}/results.json (profile {profile}).");
 
-    // report.html from results.json and history.jsonl (tools/BudgetReport, built here if it is not up to date).
-    DotNetRun("./tools/BudgetReport/BudgetReport.csproj", new ProcessArgumentBuilder().AppendQuoted(MakeAbsolute(budgetResults).FullPath),
+    // report.html from results.json and history.jsonl (perfbudgets report, built here if it is not up to date).
+    DotNetRun(tool, new ProcessArgumentBuilder().Append("report").AppendQuoted(MakeAbsolute(budgetResults).FullPath),
         new DotNetRunSettings { Configuration = configuration });
 });
 
