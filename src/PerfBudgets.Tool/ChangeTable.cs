@@ -44,7 +44,7 @@ internal sealed class ChangeTable
             // The book's budget when it has one (its kind and thresholds are the ones in force); otherwise the kind the
             // head recorded, which still gives the direction of "worse". Informational figures have no direction.
             var budget = budgets?.GetValueOrDefault(name);
-            var noise = budget is not null ? book!.NoiseThreshold(name) : null;
+            var noise = budget is not null && book!.TryGetNoiseThreshold(name, out var threshold) ? threshold : null;
             if (budget is null)
             {
                 var direction = BudgetKind.TryGetDirection(after.Kind, out var d) ? d : BudgetDirection.AtMost;
@@ -74,6 +74,12 @@ internal sealed class ChangeTable
         var flagged = Rows.Count(r => r.Flagged);
         text.Append(CultureInfo.InvariantCulture,
             $"{compared} compared, {flagged} worse than their noise threshold; {Rows.Count(r => r.Head is null)} only in base, {Rows.Count(r => r.Base is null)} only in head.");
+        var withoutThreshold = Rows.Count(r => r.Comparison is not null && r.Noise is null);
+        if (HasNoiseThresholds && withoutThreshold > 0)
+        {
+            text.Append(CultureInfo.InvariantCulture, $" {withoutThreshold} without a noise threshold in budgets.json (—) are not flagged.");
+        }
+
         if (!HasNoiseThresholds)
         {
             text.Append(" Nothing is flagged without --budgets (the noise thresholds are in budgets.json).");

@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.Text.Json;
 
@@ -51,17 +52,23 @@ public sealed class BudgetBook
     /// The noise threshold of the budget <paramref name="name"/>: its own <c>noise</c> if it has one, else the one for its
     /// kind in the file's <c>noise</c> object; throws when neither is defined (there is no default threshold).
     /// </summary>
-    public NoiseThreshold NoiseThreshold(string name)
+    public NoiseThreshold NoiseThreshold(string name) =>
+        TryGetNoiseThreshold(name, out var threshold)
+            ? threshold
+            : throw new BudgetFileException($"{FilePath} defines no noise threshold for budget '{name}': add \"{Get(name).Kind}\" to the top-level 'noise' object, or a 'noise' field to the budget.");
+
+    /// <summary>
+    /// The noise threshold of the budget <paramref name="name"/> as <see cref="NoiseThreshold(string)"/> finds it; false
+    /// when the file defines none for it (a comparison that is only information then shows the change unflagged).
+    /// Throws when the file does not define the budget.
+    /// </summary>
+    public bool TryGetNoiseThreshold(string name, [NotNullWhen(true)] out NoiseThreshold? threshold)
     {
         var budget = Get(name);
-        if (budget.Noise is { } own)
-        {
-            return new NoiseThreshold(own, budget.NoiseAbsolute, "budget");
-        }
-
-        return _noise.TryGetValue(budget.Kind, out var byKind)
-            ? new NoiseThreshold(byKind, budget.NoiseAbsolute, "kind")
-            : throw new BudgetFileException($"{FilePath} defines no noise threshold for budget '{name}': add \"{budget.Kind}\" to the top-level 'noise' object, or a 'noise' field to the budget.");
+        threshold = budget.Noise is { } own ? new NoiseThreshold(own, budget.NoiseAbsolute, "budget")
+            : _noise.TryGetValue(budget.Kind, out var byKind) ? new NoiseThreshold(byKind, budget.NoiseAbsolute, "kind")
+            : null;
+        return threshold is not null;
     }
 
     /// <summary>The file the budgets were read from.</summary>

@@ -15,7 +15,8 @@ public sealed class ChangeTableTests
             { "name": "T.Endpoint.RequestsPerSecond", "kind": "requests-per-second-min", "limit": 500, "unit": "req/s" },
             { "name": "T.Tight.RequestsPerSecond", "kind": "requests-per-second-min", "limit": 500, "unit": "req/s", "noise": 0.05 },
             { "name": "T.Endpoint.FailedRequests", "kind": "errors-max", "limit": 0, "unit": "requests" },
-            { "name": "T.Small.BytesPerOp", "kind": "allocated-bytes-per-op", "limit": 10, "unit": "B/op", "noiseAbsolute": 4 }
+            { "name": "T.Small.BytesPerOp", "kind": "allocated-bytes-per-op", "limit": 10, "unit": "B/op", "noiseAbsolute": 4 },
+            { "name": "T.Endpoint.P99Ms", "kind": "p99-ms-max", "limit": 50, "unit": "ms" }
           ]
         }
         """;
@@ -33,6 +34,7 @@ public sealed class ChangeTableTests
         Result("T.Tight.RequestsPerSecond", "requests-per-second-min", 1000, "req/s"),
         Result("T.Endpoint.FailedRequests", "errors-max", 0, "requests"),
         Result("T.Small.BytesPerOp", "allocated-bytes-per-op", 1, "B/op"),
+        Result("T.Endpoint.P99Ms", "p99-ms-max", 10, "ms"),
         Result("T.Info.Cycles", "info", 2000, "cycles/op", BudgetVerdict.Info),
         Result("T.Gone.BytesPerOp", "allocated-bytes-per-op", 40, "B/op"));
 
@@ -42,6 +44,7 @@ public sealed class ChangeTableTests
         Result("T.Tight.RequestsPerSecond", "requests-per-second-min", 900, "req/s"),
         Result("T.Endpoint.FailedRequests", "errors-max", 3, "requests", BudgetVerdict.Fail),
         Result("T.Small.BytesPerOp", "allocated-bytes-per-op", 4, "B/op"),
+        Result("T.Endpoint.P99Ms", "p99-ms-max", 20, "ms"),
         Result("T.Info.Cycles", "info", 2000.5, "cycles/op", BudgetVerdict.Info),
         Result("T.New.BytesPerOp", "allocated-bytes-per-op", 5, "B/op"));
 
@@ -57,6 +60,8 @@ public sealed class ChangeTableTests
         { "T.Endpoint.FailedRequests", "| T.Endpoint.FailedRequests | 0 | 3 | requests | up from 0 | 0% | **worse** | pass → fail |" },
         // +300%, but only 3 B: within the 4 B absolute floor.
         { "T.Small.BytesPerOp", "| T.Small.BytesPerOp | 1 | 4 | B/op | +300% | 2% and 4 |  | pass → pass |" },
+        // The book gives p99-ms-max no threshold: the change, unflagged.
+        { "T.Endpoint.P99Ms", "| T.Endpoint.P99Ms | 10 | 20 | ms | +100% | — |  | pass → pass |" },
         // Not in the book: the change, no threshold (figures from 1,000 up are shown whole, the change is not rounded to 0).
         { "T.Info.Cycles", "| T.Info.Cycles | 2,000 | 2,001 | cycles/op | +<0.1% | — |  | info → info |" },
         { "T.Gone.BytesPerOp", "| T.Gone.BytesPerOp | 40 | — | B/op | — | — |  | pass → — |" },
@@ -79,9 +84,9 @@ public sealed class ChangeTableTests
         var lines = table.Render().TrimEnd('\n').Split('\n');
 
         lines[0].Should().Be("| Budget | Base | Head | Unit | Change | Noise threshold | Flag | Verdict (base → head) |");
-        table.Rows.Select(r => r.Budget).Should().BeInAscendingOrder(StringComparer.Ordinal).And.HaveCount(8);
+        table.Rows.Select(r => r.Budget).Should().BeInAscendingOrder(StringComparer.Ordinal).And.HaveCount(9);
         table.Rows.Where(r => r.Flagged).Select(r => r.Budget).Should().Equal("T.Alloc.BytesPerOp", "T.Endpoint.FailedRequests", "T.Tight.RequestsPerSecond");
-        lines[^1].Should().Be("6 compared, 3 worse than their noise threshold; 1 only in base, 1 only in head.");
+        lines[^1].Should().Be("7 compared, 3 worse than their noise threshold; 1 only in base, 1 only in head. 2 without a noise threshold in budgets.json (—) are not flagged.");
     }
 
     [Fact]
@@ -92,7 +97,7 @@ public sealed class ChangeTableTests
 
         table.Rows.Should().NotContain(r => r.Flagged);
         text.Should().Contain("| T.Alloc.BytesPerOp | 100 | 110 | B/op | +10% | — |  | pass → pass |");
-        text.Should().EndWith("6 compared, 0 worse than their noise threshold; 1 only in base, 1 only in head. Nothing is flagged without --budgets (the noise thresholds are in budgets.json).\n");
+        text.Should().EndWith("7 compared, 0 worse than their noise threshold; 1 only in base, 1 only in head. Nothing is flagged without --budgets (the noise thresholds are in budgets.json).\n");
     }
 
     [Fact]
