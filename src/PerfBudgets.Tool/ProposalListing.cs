@@ -31,7 +31,11 @@ internal static class ProposalListing
         text.AppendLine(CultureInfo.InvariantCulture, $"+++ {budgetsPath} (proposed from {historyPath}, profile {profile})");
         foreach (var p in proposals)
         {
-            var outcome = !p.HasPolicy ? p.Rule : p.IsChange ? p.Rule : $"{p.Rule}; unchanged";
+            // The history holds no versions: a counted budget's recordedOn stays what Record.Instructions last wrote.
+            var outcome = !p.HasPolicy ? p.Rule
+                : !p.IsChange ? $"{p.Rule}; unchanged"
+                : p.ProposedRecorded is not null ? $"{p.Rule}; recordedOn left as it was"
+                : p.Rule;
             text.AppendLine(CultureInfo.InvariantCulture,
                 $"@@ {p.Budget} ({p.Kind}, {p.Unit}): {p.Runs} run{(p.Runs == 1 ? string.Empty : "s")}, min {Figures.Format(p.Min)}, median {Figures.Format(p.Median)}, max {Figures.Format(p.Max)}; {outcome}");
             var limitField = file.LimitField(p.Budget, profile);

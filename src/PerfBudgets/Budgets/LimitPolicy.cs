@@ -9,9 +9,11 @@ namespace PerfBudgets.Budgets;
 /// </summary>
 /// <remarks>
 /// <list type="bullet">
-/// <item><description><b>Allocation</b> (<c>allocated-bytes-per-op</c>): at most max(1%, 64 B) above the highest measured
-/// value, rounded up to a whole byte. Allocation repeats to within about 1% between runs; 64 B is one small object, so
-/// a budget of a few bytes is not broken by a single allocation the runtime makes now and then.</description></item>
+/// <item><description><b>Allocation</b> (<c>allocated-bytes-per-op</c>): exact where the figure is exact (every run
+/// measured the same whole number of bytes: the limit is that figure, so one more allocation breaks it); otherwise at
+/// most max(1%, 64 B) above the highest measured value, rounded up to a whole byte. Allocation repeats to within about
+/// 1% between runs; 64 B is one small object, so a budget that moves by a few bytes is not broken by a single
+/// allocation the runtime makes now and then.</description></item>
 /// <item><description><b>Counted</b> (<c>instructions-max</c>, <c>syscalls-max</c>): recorded at the median of the runs
 /// (two decimals), and the limit is ceil(recorded × (1 + margin), 2 decimals) with the budget's own margin, exactly as
 /// <see cref="CountedBudgetRecorder"/> records them. The margin is never changed here: it is the budget's decision,
@@ -49,7 +51,7 @@ public static class LimitPolicy
 
     /// <summary>The rule for <paramref name="kind"/> in a few words, as the proposal listing prints it.</summary>
     public static string Rule(string kind) =>
-        kind == "allocated-bytes-per-op" ? "max(1%, 64 B) above the highest run"
+        kind == "allocated-bytes-per-op" ? "max(1%, 64 B) above the highest run, exact when every run measured the same whole figure"
         : BudgetKind.IsCounted(kind) ? "recorded = median of the runs, limit = recorded + margin"
         : FloorKinds.Contains(kind) ? "1.5x below the slowest run"
         : NoPolicy;
@@ -81,7 +83,12 @@ public static class LimitPolicy
 
         if (budget.Kind == "allocated-bytes-per-op")
         {
-            return proposal with { ProposedLimit = Math.Ceiling(max + Math.Max(max * AllocationHeadroomFraction, AllocationHeadroomBytes)) };
+            var exact = min == max && max == Math.Floor(max);
+            return proposal with
+            {
+                ProposedLimit = exact ? max : Math.Ceiling(max + Math.Max(max * AllocationHeadroomFraction, AllocationHeadroomBytes)),
+                Rule = exact ? "exact: every run measured the same whole figure" : "max(1%, 64 B) above the highest run",
+            };
         }
 
         if (BudgetKind.IsCounted(budget.Kind))

@@ -51,7 +51,7 @@ public sealed class ProposalListingTests
             {
               "name": "P.Exact.BytesPerOp",
               "kind": "allocated-bytes-per-op",
-              "limit": 64,
+              "limit": 0,
               "unit": "B/op"
             },
             {
@@ -109,7 +109,7 @@ public sealed class ProposalListingTests
             @@ P.Alloc.BytesPerOp (allocated-bytes-per-op, B/op): 3 runs, min 1,000, median 1,010, max 1,020; max(1%, 64 B) above the highest run
             -      "limit": 1200
             +      "limit": 1084
-            @@ P.Decode.Instructions (instructions-max, instructions/op): 3 runs, min 1,100, median 1,200, max 1,300; recorded = median of the runs, limit = recorded + margin
+            @@ P.Decode.Instructions (instructions-max, instructions/op): 3 runs, min 1,100, median 1,200, max 1,300; recorded = median of the runs, limit = recorded + margin; recordedOn left as it was
             -      "limit": 1500
             +      "limit": 1800
             -      "recorded": 1000
@@ -119,8 +119,8 @@ public sealed class ProposalListingTests
             +      "limit": 6000
             @@ P.Endpoint.P99Ms (p99-ms-max, ms): 2 runs, min 12.5, median 16.25, max 20; no policy: set by hand
                    "limit": 50
-            @@ P.Exact.BytesPerOp (allocated-bytes-per-op, B/op): 1 run, min 0, median 0, max 0; max(1%, 64 B) above the highest run; unchanged
-                   "limit": 64
+            @@ P.Exact.BytesPerOp (allocated-bytes-per-op, B/op): 1 run, min 0, median 0, max 0; exact: every run measured the same whole figure; unchanged
+                   "limit": 0
             3 of 5 budgets with runs would change; 1 have no policy and are set by hand.
 
             """.ReplaceLineEndings("\n"));
