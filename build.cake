@@ -16,6 +16,8 @@ var runId = EnvironmentVariable("PERF_RUN_ID") ?? $"{DateTime.UtcNow:yyyyMMdd'T'
 var commit = EnvironmentVariable("PERF_COMMIT") ?? Git("rev-parse HEAD", throwOnError: false);
 
 var solution = File("./PerfGate.slnx");
+// The perfbudgets tool (report, compare, load, record, propose, docs); the targets below run it from source.
+var tool = File("./src/PerfBudgets.Tool/PerfBudgets.Tool.csproj");
 var artifacts = Directory("./artifacts");
 var testResults = artifacts + Directory("test-results");
 var budgetResults = artifacts + Directory("budgets");
@@ -86,6 +88,15 @@ double WrkLatencyMs(IEnumerable<string> output, string percentile)
     var number = text.TrimEnd('u', 'm', 's');
     return double.Parse(number, System.Globalization.CultureInfo.InvariantCulture) * unit;
 }
+
+// The package id.version.nupkg in artifacts/packages (not its symbols package, nor another id that starts the same:
+// PerfBudgets.Tool.0.2.0.nupkg is not a version of PerfBudgets).
+FilePath PackageFile(string id) =>
+    GetFiles($"{packages}/{id}.*.nupkg")
+        .Where(f => System.Text.RegularExpressions.Regex.IsMatch(f.GetFilename().ToString(), $@"^{System.Text.RegularExpressions.Regex.Escape(id)}\.\d[^/]*(?<!\.symbols)\.nupkg$"))
+        .Single();
+
+string PackageVersion(string id) => PackageFile(id).GetFilenameWithoutExtension().ToString().Substring(id.Length + 1);
 
 // The budget suites: what the Baseline target runs twice (the correctness suite measures nothing).
 var budgetSuites = new[] { "Alloc", "Cpu", "Load" };
@@ -194,39 +205,36 @@ Task("Test")
     .Does(() => FailIfAnySuiteFailed());
 
 Task("Pack")
-    .Description("Writes the PerfBudgets packages (the core and its add-ons) and their symbols packages to artifacts/packages.")
+    .Description("Writes the PerfBudgets packages (the core and its add-ons) with their symbols packages, and the PerfBudgets.Tool package (the perfbudgets dotnet tool), to artifacts/packages.")
     .Does(() =>
 {
     CleanDirectory(packages);
     foreach (var project in new[] { "PerfBudgets", "PerfBudgets.Diagnostics", "PerfBudgets.Reporting.Html" })
     {
         DotNetPack($"./src/{project}/{project}.csproj", new DotNetPackSettings { Configuration = "Release", OutputDirectory = packages });
+        Information($"Package: {PackageFile(project)}");
     }
 
-    foreach (var nupkg in GetFiles($"{packages}/*.nupkg").Where(f => !f.FullPath.EndsWith(".symbols.nupkg")))
-    {
-        Information($"Package: {nupkg}");
-    }
+    DotNetPack(tool, new DotNetPackSettings { Configuration = "Release", OutputDirectory = packages });
+    Information($"Tool package: {PackageFile("PerfBudgets.Tool")}");
 });
 
 // The assemblies of the add-ons' dependencies: a consumer of the core alone must have none of them in its output.
 var addOnDependencies = new[] { "Microsoft.Diagnostics.Tracing.TraceEvent.dll", "Microsoft.Diagnostics.NETCore.Client.dll", "OxyPlot.dll" };
 
 Task("Test.Package")
-    .Description("Adopts the packages in throw-away projects outside the repository: the core alone must gate an allocation and a load budget without the add-ons' dependencies in its output, and fail naming its budget with one extra allocation per operation; the add-ons must diagnose a broken budget and write report.html.")
+    .Description("Adopts the packages in throw-away projects outside the repository: the core alone must gate an allocation and a load budget without the add-ons' dependencies in its output, and fail naming its budget with one extra allocation per operation; the perfbudgets tool, installed from its package, must report, compare and propose on the consumer's results; the add-ons must diagnose a broken budget and write report.html.")
     .IsDependentOn("Pack")
     .Does(() =>
 {
-    var core = GetFiles($"{packages}/PerfBudgets.*.nupkg")
-        .Where(f => System.Text.RegularExpressions.Regex.IsMatch(f.GetFilename().ToString(), @"^PerfBudgets\.\d+\.\d+\.\d+[^/]*(?<!\.symbols)\.nupkg$"))
-        .Single();
-    var version = core.GetFilenameWithoutExtension().ToString().Substring("PerfBudgets.".Length);
-    Information($"PerfBudgets {version}");
+    var version = PackageVersion("PerfBudgets");
+    var toolVersion = PackageVersion("PerfBudgets.Tool");
+    Information($"PerfBudgets {version}, PerfBudgets.Tool {toolVersion}");
 
     // Copies a consumer project to a temporary folder with a nuget.config that takes the packages from the local folder
     // and everything else from the feed, into a private packages folder (so a package of the same version restored
-    // earlier can never stand in for the one just built), runs it, and deletes both folders.
-    void WithConsumer(string template, Action<string, Func<string, (int Exit, string Output)>> use)
+    // earlier can never stand in for the one just built), runs it, and deletes what it made.
+    void WithConsumer(string template, Action<string, Func<string, string, (int Exit, string Output)>> use)
     {
         var consumer = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "perfbudgets-consumer-" + Guid.NewGuid().ToString("N"));
         var consumerPackages = consumer + "-packages";
@@ -244,26 +252,34 @@ Task("Test.Package")
   </packageSources>
 </configuration>");
 
-            (int, string) Run(string arguments)
+            (int, string) Run(string program, string arguments)
             {
-                var exit = StartProcess("dotnet", new ProcessSettings
+                var environment = new Dictionary<string, string> { ["PerfBudgetsVersion"] = version, ["PERF_PROFILE"] = "ci" };
+                // The tool's launcher looks for the runtime in DOTNET_ROOT before the default install folders.
+                var dotnet = FindOnPath("dotnet");
+                if (string.IsNullOrEmpty(EnvironmentVariable("DOTNET_ROOT")) && dotnet != null)
+                {
+                    environment["DOTNET_ROOT"] = System.IO.Path.GetDirectoryName(new System.IO.FileInfo(dotnet).ResolveLinkTarget(true)?.FullName ?? dotnet);
+                }
+
+                var exit = StartProcess(program, new ProcessSettings
                 {
                     Arguments = arguments,
                     WorkingDirectory = consumer,
                     RedirectStandardOutput = true,
-                    EnvironmentVariables = new Dictionary<string, string> { ["PerfBudgetsVersion"] = version, ["PERF_PROFILE"] = "ci" },
-                }, out var lines);
-                return (exit, string.Join(Environment.NewLine, lines));
+                    RedirectStandardError = true,
+                    EnvironmentVariables = environment,
+                }, out var lines, out var errors);
+                return (exit, string.Join(Environment.NewLine, lines.Concat(errors)));
             }
 
             use(consumer, Run);
         }
         finally
         {
-            System.IO.Directory.Delete(consumer, recursive: true);
-            if (System.IO.Directory.Exists(consumerPackages))
+            foreach (var folder in new[] { consumer, consumerPackages, consumer + "-tool" }.Where(System.IO.Directory.Exists))
             {
-                System.IO.Directory.Delete(consumerPackages, recursive: true);
+                System.IO.Directory.Delete(folder, recursive: true);
             }
         }
     }
@@ -271,7 +287,7 @@ Task("Test.Package")
     WithConsumer("package-consumer", (consumer, run) =>
     {
         Information($"Core consumer at {consumer}: dotnet test");
-        var (exit, passing) = run("test");
+        var (exit, passing) = run("dotnet", "test");
         if (exit != 0)
         {
             throw new Exception($"The consumer of the core package failed against it:{Environment.NewLine}{passing}");
@@ -285,8 +301,43 @@ Task("Test.Package")
             throw new Exception($"The core consumer's output holds add-on dependencies ({string.Join(", ", leaked)}) or no PerfBudgets.dll.");
         }
 
-        Information($"Core consumer passes, and its output holds none of {string.Join(", ", addOnDependencies)}. With one extra allocation per operation: dotnet test -p:ExtraAllocation=true");
-        var (brokenExit, broken) = run("test -p:ExtraAllocation=true");
+        Information($"Core consumer passes, and its output holds none of {string.Join(", ", addOnDependencies)}.");
+
+        // The tool, installed from the local folder as a user installs it, on the passing run's results and history.
+        var toolPath = consumer + "-tool";
+        Information($"perfbudgets {toolVersion}: dotnet tool install PerfBudgets.Tool --tool-path {toolPath}");
+        var (installExit, install) = run("dotnet", $"tool install PerfBudgets.Tool --version {toolVersion} --tool-path \"{toolPath}\"");
+        if (installExit != 0)
+        {
+            throw new Exception($"The tool package did not install:{Environment.NewLine}{install}");
+        }
+
+        var perfbudgets = System.IO.Path.Combine(toolPath, "perfbudgets");
+        var consumerResults = System.IO.Path.Combine(consumer, "artifacts", "budgets");
+        var resultsJson = System.IO.Path.Combine(consumerResults, "results.json");
+        foreach (var arguments in new[]
+        {
+            $"report \"{consumerResults}\"",
+            $"compare \"{resultsJson}\" \"{resultsJson}\" --budgets budgets.json",
+            $"propose --history \"{System.IO.Path.Combine(consumerResults, "history.jsonl")}\" --budgets budgets.json",
+        })
+        {
+            var (toolExit, toolOutput) = run(perfbudgets, arguments);
+            if (toolExit != 0)
+            {
+                throw new Exception($"perfbudgets {arguments} exited with {toolExit}:{Environment.NewLine}{toolOutput}");
+            }
+
+            Information($"perfbudgets {arguments}:{Environment.NewLine}{toolOutput}");
+        }
+
+        if (!System.IO.File.Exists(System.IO.Path.Combine(consumerResults, "report.html")))
+        {
+            throw new Exception($"perfbudgets report wrote no {consumerResults}/report.html.");
+        }
+
+        Information("With one extra allocation per operation: dotnet test -p:ExtraAllocation=true");
+        var (brokenExit, broken) = run("dotnet", "test -p:ExtraAllocation=true");
         var failureLine = broken.Split('\n').FirstOrDefault(l => l.Contains("Consumer.Greeting.Format.BytesPerOp:"));
         if (brokenExit == 0 || failureLine == null)
         {
@@ -299,7 +350,7 @@ Task("Test.Package")
     WithConsumer("package-addons-consumer", (consumer, run) =>
     {
         Information($"Add-ons consumer at {consumer}: dotnet test");
-        var (exit, output) = run("test");
+        var (exit, output) = run("dotnet", "test");
         if (exit != 0)
         {
             throw new Exception($"The consumer of the add-on packages failed against them:{Environment.NewLine}{output}");
@@ -341,7 +392,7 @@ Task("Load.CrossCheck")
     var port = FreeLoopbackPort();
     var url = $"http://127.0.0.1:{port}/api/employees?count=9";
     var app = MakeAbsolute(File($"./src/SystemUnderTest/bin/{configuration}/net10.0/SystemUnderTest.dll")).FullPath;
-    var loadRun = MakeAbsolute(File($"./tools/LoadRun/bin/{configuration}/net10.0/LoadRun.dll")).FullPath;
+    var loadRun = MakeAbsolute(File($"./src/PerfBudgets.Tool/bin/{configuration}/net10.0/PerfBudgets.Tool.dll")).FullPath;
 
     // The server runs in its own process on loopback, shared by both generators in turn; on a small machine each
     // generator takes cores from the server, which is part of what the comparison shows.
@@ -358,15 +409,15 @@ Task("Load.CrossCheck")
         RunTimed(wrk, $"-t2 -c{copies} -d3s {url}");
         var serverCpu0 = server.TotalProcessorTime;
         Information($"Our runner: {copies} copies (closed model), 3 s warm-up + {seconds} s, {url}");
-        var ours = RunTimed("dotnet", $"\"{loadRun}\" --url {url} --copies {copies} --warmup 3 --duration {seconds}");
+        var ours = RunTimed("dotnet", $"\"{loadRun}\" load {url} --connections {copies} --warmup 3 --duration {seconds}");
         var serverCpu1 = server.TotalProcessorTime;
         Information($"wrk: 2 threads, {copies} connections, {seconds} s, --latency");
         var serverCpu2 = server.TotalProcessorTime;
         var theirs = RunTimed(wrk, $"-t2 -c{copies} -d{seconds}s --latency {url}");
         var serverCpu3 = server.TotalProcessorTime;
 
-        var oursLine = ours.Output.Single(l => l.StartsWith("loadrun rps="));
-        var oursValues = oursLine.Substring("loadrun ".Length).Split(' ').Select(kv => kv.Split('=')).ToDictionary(kv => kv[0], kv => double.Parse(kv[1], System.Globalization.CultureInfo.InvariantCulture));
+        var oursLine = ours.Output.Single(l => l.StartsWith("load rps="));
+        var oursValues = oursLine.Substring("load ".Length).Split(' ').Select(kv => kv.Split('=')).ToDictionary(kv => kv[0], kv => double.Parse(kv[1], System.Globalization.CultureInfo.InvariantCulture));
         var wrkRps = double.Parse(theirs.Output.Single(l => l.StartsWith("Requests/sec:")).Split(':')[1].Trim(), System.Globalization.CultureInfo.InvariantCulture);
         var wrkP50 = WrkLatencyMs(theirs.Output, "50%");
         var wrkP99 = WrkLatencyMs(theirs.Output, "99%");
@@ -428,7 +479,7 @@ Task("Record.Instructions")
         recordings.Add(copy);
     }
 
-    var arguments = new ProcessArgumentBuilder().Append("run").Append("--project").AppendQuoted("./tools/BudgetReport/BudgetReport.csproj")
+    var arguments = new ProcessArgumentBuilder().Append("run").Append("--project").AppendQuoted(MakeAbsolute(tool).FullPath)
         .Append("-c").Append(configuration).Append("--").Append("record").AppendQuoted(MakeAbsolute(File("./budgets.json")).FullPath);
     recordings.ForEach(path => arguments.AppendQuoted(path));
     var exit = StartProcess("dotnet", new ProcessSettings { Arguments = arguments });
@@ -449,8 +500,8 @@ Task("Report")
     Information(System.IO.File.ReadAllText(summary));
     Information($"Results: {budgetResults}/results.json (profile {profile}).");
 
-    // report.html from results.json and history.jsonl (tools/BudgetReport, built here if it is not up to date).
-    DotNetRun("./tools/BudgetReport/BudgetReport.csproj", new ProcessArgumentBuilder().AppendQuoted(MakeAbsolute(budgetResults).FullPath),
+    // report.html from results.json and history.jsonl (perfbudgets report, built here if it is not up to date).
+    DotNetRun(tool, new ProcessArgumentBuilder().Append("report").AppendQuoted(MakeAbsolute(budgetResults).FullPath),
         new DotNetRunSettings { Configuration = configuration });
 });
 
@@ -463,7 +514,7 @@ Task("Docs")
         throw new Exception($"No {budgetResults}/results.json: run the budgets first (dotnet tool restore && dotnet cake), then dotnet cake --target=Docs.");
     }
 
-    DotNetRun("./tools/BudgetReport/BudgetReport.csproj", new ProcessArgumentBuilder().Append("docs")
+    DotNetRun(tool, new ProcessArgumentBuilder().Append("docs")
             .AppendQuoted(MakeAbsolute(budgetResults).FullPath).AppendQuoted(MakeAbsolute(Directory("./docs")).FullPath),
         new DotNetRunSettings { Configuration = configuration });
 });

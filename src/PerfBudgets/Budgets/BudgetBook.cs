@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Globalization;
 using System.Text.Json;
 
@@ -48,17 +49,23 @@ public sealed class BudgetBook
     /// The noise threshold of the budget <paramref name="name"/>: its own <c>noise</c> if it has one, else the one for its
     /// kind in the file's <c>noise</c> object; throws when neither is defined (there is no default threshold).
     /// </summary>
-    public NoiseThreshold NoiseThreshold(string name)
+    public NoiseThreshold NoiseThreshold(string name) =>
+        TryGetNoiseThreshold(name, out var threshold)
+            ? threshold
+            : throw new BudgetFileException($"{FilePath} defines no noise threshold for budget '{name}': add \"{Get(name).Kind}\" to the top-level 'noise' object, or a 'noise' field to the budget.");
+
+    /// <summary>
+    /// The noise threshold of the budget <paramref name="name"/> as <see cref="NoiseThreshold(string)"/> finds it; false
+    /// when the file defines none for it (a comparison that is only information then shows the change unflagged).
+    /// Throws when the file does not define the budget.
+    /// </summary>
+    public bool TryGetNoiseThreshold(string name, [NotNullWhen(true)] out NoiseThreshold? threshold)
     {
         var budget = Get(name);
-        if (budget.Noise is { } own)
-        {
-            return new NoiseThreshold(own, budget.NoiseAbsolute, "budget");
-        }
-
-        return _noise.TryGetValue(budget.Kind.Name, out var byKind)
-            ? new NoiseThreshold(byKind, budget.NoiseAbsolute, "kind")
-            : throw new BudgetFileException($"{FilePath} defines no noise threshold for budget '{name}': add \"{budget.Kind}\" to the top-level 'noise' object, or a 'noise' field to the budget.");
+        threshold = budget.Noise is { } own ? new NoiseThreshold(own, budget.NoiseAbsolute, "budget")
+            : _noise.TryGetValue(budget.Kind.Name, out var byKind) ? new NoiseThreshold(byKind, budget.NoiseAbsolute, "kind")
+            : null;
+        return threshold is not null;
     }
 
     /// <summary>The file the budgets were read from.</summary>
@@ -247,6 +254,28 @@ public sealed class BudgetBook
     /// decimals (counts per operation are averages over a repetition, so they are not whole numbers).
     /// </summary>
     public static double CountedLimit(double recorded, double margin) => Math.Ceiling(recorded * (1 + margin) * 100) / 100;
+
+    /// <summary>
+    /// What a counted budget is recorded at from the counts of one run or more: <c>recorded</c> is their median rounded
+    /// to two decimals, and the limit <see cref="CountedLimit"/> of it and <paramref name="margin"/>.
+    /// </summary>
+    /// <param name="counts">The counts per operation the runs measured; at least one.</param>
+    /// <param name="margin">The budget's margin (0.01 reads as 1%).</param>
+    public static (double Recorded, double Limit) CountedRecording(IReadOnlyList<double> counts, double margin)
+    {
+        ArgumentNullException.ThrowIfNull(counts);
+        ArgumentOutOfRangeException.ThrowIfZero(counts.Count);
+        var recorded = Math.Round(Median(counts), 2);
+        return (recorded, CountedLimit(recorded, margin));
+    }
+
+    /// <summary>The middle value, or the mean of the two middle values of an even count.</summary>
+    internal static double Median(IEnumerable<double> values)
+    {
+        var sorted = values.Order().ToList();
+        var middle = sorted.Count / 2;
+        return sorted.Count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
 
     private static Dictionary<string, double> ReadNoise(JsonElement root, string sourceName)
     {

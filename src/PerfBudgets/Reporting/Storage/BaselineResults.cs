@@ -33,13 +33,24 @@ public sealed class BaselineResults
     public double? Figure(string budget) => _results.TryGetValue(budget, out var r) ? r.Measured : null;
 
     /// <summary>Reads <paramref name="path"/>; a missing, unreadable, malformed or empty file throws <see cref="BaselineFileException"/>.</summary>
-    public static BaselineResults Load(string path)
+    public static BaselineResults Load(string path) =>
+        Load(path, $"{EnvironmentVariable}: baseline", "Point it at the results.json of an earlier run, or unset it.");
+
+    /// <summary>
+    /// Reads <paramref name="path"/> as the results of a run named <paramref name="role"/> in error messages (for
+    /// example <c>base</c>, for a comparison asked for on a command line); throws as <see cref="Load(string)"/> does.
+    /// </summary>
+    public static BaselineResults Load(string path, string role) =>
+        Load(path, role, "Give the results.json of a run.");
+
+    private static BaselineResults Load(string path, string role, string missingHint)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(path);
+        ArgumentException.ThrowIfNullOrWhiteSpace(role);
         var full = Path.GetFullPath(path);
         if (!File.Exists(full))
         {
-            throw new BaselineFileException($"{EnvironmentVariable}: baseline '{full}' does not exist. Point it at the results.json of an earlier run, or unset it.");
+            throw new BaselineFileException($"{role} '{full}' does not exist. {missingHint}");
         }
 
         IReadOnlyList<BudgetResult> results;
@@ -49,12 +60,12 @@ public sealed class BaselineResults
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or JsonException or NotSupportedException)
         {
-            throw new BaselineFileException($"{EnvironmentVariable}: baseline '{full}' cannot be read as a results.json: {e.Message}", e);
+            throw new BaselineFileException($"{role} '{full}' cannot be read as a results.json: {e.Message}", e);
         }
 
         if (results.Count == 0)
         {
-            throw new BaselineFileException($"{EnvironmentVariable}: baseline '{full}' holds no results; was its run interrupted?");
+            throw new BaselineFileException($"{role} '{full}' holds no results; was its run interrupted?");
         }
 
         var byName = new Dictionary<string, BudgetResult>(StringComparer.Ordinal);

@@ -63,14 +63,13 @@ public static class CountedBudgetRecorder
                 throw new BudgetFileException($"{name} was not measured in one of the runs ({unmeasured.Detail}): nothing to record.");
             }
 
-            var median = Median(measured.Select(r => r.Measured).ToList());
+            var median = BudgetBook.Median(measured.Select(r => r.Measured));
             var result = measured.MinBy(r => Math.Abs(r.Measured - median))!;
 
             var margin = budget["margin"]?.GetValue<double>() ?? 0.01;
             var oldRecorded = budget["recorded"]?.GetValue<double>() ?? double.NaN;
             var oldLimit = budget["limit"]?.GetValue<double>() ?? double.NaN;
-            var recorded = Math.Round(median, 2);
-            var limit = BudgetBook.CountedLimit(recorded, margin);
+            var (recorded, limit) = BudgetBook.CountedRecording(measured.Select(r => r.Measured).ToList(), margin);
             budget["recorded"] = recorded;
             budget["limit"] = limit;
             budget["margin"] = margin;
@@ -92,13 +91,6 @@ public static class CountedBudgetRecorder
         File.WriteAllText(budgetsPath, root.ToJsonString(options) + "\n");
         RecordedMethodsFile.Write(MethodsPath(budgetsPath), breakdowns);
         return lines;
-    }
-
-    private static double Median(List<double> values)
-    {
-        values.Sort();
-        var middle = values.Count / 2;
-        return values.Count % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
     }
 
     private static string MethodsPath(string budgetsPath) =>

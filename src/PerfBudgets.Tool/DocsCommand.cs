@@ -1,0 +1,37 @@
+using System.CommandLine;
+using PerfBudgets.Reporting.Rendering;
+
+namespace PerfBudgets.Tool;
+
+/// <summary>
+/// <c>perfbudgets docs [RESULTS_DIR] [DOCS_DIR]</c>: fills the table markers of the markdown files under DOCS_DIR from
+/// RESULTS_DIR/results.json and the history beside it (<see cref="DocTables"/>); the Cake target Docs runs it.
+/// </summary>
+internal static class DocsCommand
+{
+    public static Command Create()
+    {
+        var results = new Argument<string>("RESULTS_DIR")
+        {
+            Description = "The results folder holding results.json and history.jsonl (default artifacts/budgets).",
+            DefaultValueFactory = _ => Path.Combine("artifacts", "budgets"),
+        };
+        var docs = new Argument<string>("DOCS_DIR")
+        {
+            Description = "The folder of markdown files whose <!-- table: ... --> markers are filled (default docs).",
+            DefaultValueFactory = _ => "docs",
+        };
+        var command = new Command("docs", "Fills the generated tables of DOCS_DIR/*.md from RESULTS_DIR/results.json and history.jsonl.") { results, docs };
+        command.SetAction(parseResult => CommandAction.Run(() =>
+        {
+            var resultsDirectory = Path.GetFullPath(parseResult.GetValue(results)!);
+            var docsDirectory = Path.GetFullPath(parseResult.GetValue(docs)!);
+            var changed = DocTables.UpdateDirectory(resultsDirectory, docsDirectory);
+            Console.WriteLine(changed.Count == 0
+                ? $"Docs: every table in {docsDirectory} is up to date with {resultsDirectory}"
+                : $"Docs: rewrote {string.Join(", ", changed.Select(f => Path.GetRelativePath(docsDirectory, f)))}");
+            return 0;
+        }));
+        return command;
+    }
+}
