@@ -51,20 +51,6 @@ public sealed class KestrelApp : IDisposable
         return new KestrelApp(factory, new Uri(address.EndsWith('/') ? address : address + "/"));
     }
 
-    /// <summary>An HttpClient for load: one connection per concurrent request, no connection recycling.</summary>
-    public static HttpClient CreateLoadClient(Uri baseAddress, int maxConnections) => new(new SocketsHttpHandler
-    {
-        MaxConnectionsPerServer = maxConnections,
-        PooledConnectionLifetime = Timeout.InfiniteTimeSpan,
-        PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
-        UseProxy = false,
-        AllowAutoRedirect = false,
-    })
-    {
-        BaseAddress = baseAddress,
-        Timeout = TimeSpan.FromSeconds(30),
-    };
-
     /// <inheritdoc />
     public void Dispose() => _factory.Dispose();
 }

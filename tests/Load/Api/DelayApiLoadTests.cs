@@ -18,7 +18,7 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
     {
         var copies = _gate.Book.IntParameter("Load.Api.DelayAsync.Copies");
         var delay = TimeSpan.FromMilliseconds(_gate.Book.IntParameter("Load.Api.DelayAsync.DelayMs"));
-        using var client = KestrelApp.CreateLoadClient(await TargetAsync(), copies);
+        using var client = LoadClient.Create(await TargetAsync(), copies);
 
         var result = await RunAsync(client, "Api.DelayAsync", "async", copies, delay);
 
@@ -40,7 +40,7 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
         // The server runs in a process of its own: blocked pool threads in the server must not also starve the
         // load generator's socket completions, or the run measures the generator (as it would with NBomber, wrk).
         using var server = LoadTarget.IsExternal ? null : await AppProcess.StartAsync(TimeSpan.FromSeconds(60), TestContext.Current.CancellationToken);
-        using var client = KestrelApp.CreateLoadClient(server?.BaseAddress ?? LoadTarget.ExternalBaseAddress!, copies);
+        using var client = LoadClient.Create(server?.BaseAddress ?? LoadTarget.ExternalBaseAddress!, copies);
 
         // Async first: the blocking run grows the thread pool, which would flatter an async run after it.
         var asyncRun = await RunAsync(client, "Api.AsyncVsBlocking.Async", "async", copies, delay);
@@ -143,7 +143,7 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
         var rate = _gate.Book.Parameter("Load.Api.DelayAsync.Open.RequestsPerSecond");
         var delayMs = _gate.Book.IntParameter("Load.Api.DelayAsync.DelayMs");
         var expected = System.Text.Encoding.UTF8.GetBytes(string.Create(CultureInfo.InvariantCulture, $"Hello World,{delayMs}"));
-        using var client = KestrelApp.CreateLoadClient(await TargetAsync(), _gate.Book.IntParameter("Load.Open.MaxConnections"));
+        using var client = LoadClient.Create(await TargetAsync(), _gate.Book.IntParameter("Load.Open.MaxConnections"));
 
         // At a fixed arrival rate each request should take the endpoint's own delay and little more; a server that
         // blocks, spins or queues adds to every request due behind it, and the p99 (from the due time) shows it.

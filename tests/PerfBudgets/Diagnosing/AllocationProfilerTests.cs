@@ -4,7 +4,7 @@ using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
-namespace PerfGate.Tests.Alloc.PerfBudgets;
+namespace PerfBudgets.Tests.Diagnosing;
 
 // The allocation profiler's estimates against exact counts. A profile is a sample: its stated relative standard error
 // is 1/√samples (measured: ~2.2% for System.Byte[] at ~2,000 samples, worst 6% in 30 profiles), and the assertions

@@ -2,8 +2,9 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
+using PerfBudgets.Tests.Support;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests.Measuring;
 
 // These run in both configurations: in Release the gate measures, in Debug it must refuse every budget that
 // depends on code generation with one line naming the cause and the fix, and still check output sizes.
@@ -36,7 +37,7 @@ public sealed class BuildOptimizationTests : IDisposable
         BuildOptimization.IsOptimized(typeof(BuildOptimizationTests).Assembly).Should().Be(ThisBuildIsOptimized);
         BuildOptimization.IsOptimized(typeof(object).Assembly).Should().BeTrue("the runtime is always an optimized build");
         BuildOptimization.FindNonOptimized([typeof(object).Assembly, typeof(BuildOptimizationTests).Assembly])
-            .Should().Equal(ThisBuildIsOptimized ? [] : ["Correctness"]);
+            .Should().Equal(ThisBuildIsOptimized ? [] : ["PerfBudgets.Tests"]);
     }
 
     [Fact]
@@ -55,7 +56,7 @@ public sealed class BuildOptimizationTests : IDisposable
             act.Should().Throw<NonOptimizedBuildException>().Which.Message.Should()
                 .StartWith("budgets are measured on optimized (Release) builds; this one is Debug (JIT optimizer disabled in ")
                 .And.EndWith(": run dotnet test -c Release")
-                .And.Contain("Correctness")
+                .And.Contain("PerfBudgets.Tests")
                 .And.NotContain(Environment.NewLine);
             gate.Invoking(g => g.CheckAll(("Some.WireBytes", 6, null), ("Some.BytesPerOp", 10, null))).Should().Throw<NonOptimizedBuildException>();
             System.IO.File.Exists(gate.Store.ResultsPath).Should().BeFalse("nothing is recorded from a refused build");

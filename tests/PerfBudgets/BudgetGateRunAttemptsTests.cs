@@ -2,8 +2,9 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Load;
 using PerfBudgets.Reporting;
+using PerfBudgets.Tests.Support;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests;
 
 public sealed class BudgetGateRunAttemptsTests : IDisposable
 {

@@ -1,4 +1,4 @@
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests.Support;
 
 /// <summary>
 /// A folder of its own under the system's temporary folder, for a test class's budget files and results; deleted with

@@ -1,6 +1,6 @@
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Alloc.PerfBudgets;
+namespace PerfBudgets.Tests.Measuring;
 
 // The meter's own accuracy, in exact byte counts that can be explained (as BenchmarkDotNet's tests do).
 public sealed class AllocationMeterTests

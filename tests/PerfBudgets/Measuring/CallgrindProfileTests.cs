@@ -1,11 +1,12 @@
 using PerfBudgets.Measuring;
+using PerfBudgets.Tests.Support;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests.Measuring;
 
 // Reading Callgrind's output format (a vector kept as data) and naming JIT-compiled code from a perf map.
 public sealed class CallgrindProfileTests : IDisposable
 {
-    private static readonly string Sample = Path.Combine(AppContext.BaseDirectory, "PerfBudgets", "TestVectors", "callgrind.out.sample");
+    private static readonly string Sample = Path.Combine(AppContext.BaseDirectory, "TestVectors", "callgrind.out.sample");
     private readonly TemporaryDirectory _folder = new();
 
     public void Dispose() => _folder.Dispose();

@@ -9,8 +9,9 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using PerfBudgets;
 using PerfBudgets.Load;
+using PerfGate.Tests;
 
-namespace PerfGate.Tests.Load.PerfBudgets;
+namespace PerfBudgets.Tests.Load;
 
 /// <summary>
 /// Why the open model exists: a server that stalls for a second in the middle of a run. The open model keeps
@@ -31,7 +32,7 @@ public sealed class OpenModelStallTests(ITestOutputHelper output)
         var measured = TimeSpan.FromSeconds(_gate.Book.Parameter("Load.Stall.DurationSeconds"));
         var warmUp = TimeSpan.FromSeconds(0.5);
         await using var server = await StallingServer.StartAsync();
-        using var client = KestrelApp.CreateLoadClient(server.BaseAddress, 512);
+        using var client = LoadClient.Create(server.BaseAddress, 512);
         var step = HttpLoadStep.Get(client, "/");
 
         var open = await RunWithStallAsync(server, new LoadScenario("Load.Stall.Open",

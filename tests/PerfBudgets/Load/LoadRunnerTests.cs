@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using PerfBudgets.Load;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests.Load;
 
 /// <summary>The runner's bookkeeping, on steps that need no server; the load suite measures real servers.</summary>
 public sealed class LoadRunnerTests

@@ -1,6 +1,6 @@
 using PerfBudgets.Budgets;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests.Budgets;
 
 public sealed class NoiseThresholdTests
 {

@@ -1,8 +1,9 @@
 using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
+using PerfBudgets.Tests.Support;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests.Reporting;
 
 public sealed class HistoryTests : IDisposable
 {

@@ -1,6 +1,6 @@
 using PerfBudgets.Load;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests.Load;
 
 public sealed class LoadSimulationTests
 {

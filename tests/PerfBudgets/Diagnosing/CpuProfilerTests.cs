@@ -5,7 +5,7 @@ using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
-namespace PerfGate.Tests.Cpu.PerfBudgets;
+namespace PerfBudgets.Tests.Diagnosing;
 
 // The CPU profiler names the method an operation spends its time in: a spin loop in a method the JIT may not inline,
 // so it is its own frame on every sample that lands in it.

@@ -2,8 +2,9 @@ using System.Text.RegularExpressions;
 using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
+using PerfBudgets.Tests.Support;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests.Reporting;
 
 public sealed partial class HtmlReportTests : IDisposable
 {

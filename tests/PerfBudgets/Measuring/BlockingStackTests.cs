@@ -1,12 +1,12 @@
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests.Measuring;
 
 // Reading sampled stacks for the blocking budgets: which threads run a work item, which of those wait, where, and
 // for whom. The stacks are kept as data (TestVectors/blocking-stacks.txt), with what each must read as.
 public sealed class BlockingStackTests
 {
-    private static readonly string Vectors = Path.Combine(AppContext.BaseDirectory, "PerfBudgets", "TestVectors", "blocking-stacks.txt");
+    private static readonly string Vectors = Path.Combine(AppContext.BaseDirectory, "TestVectors", "blocking-stacks.txt");
 
     public static TheoryData<string, string[]> Stacks()
     {

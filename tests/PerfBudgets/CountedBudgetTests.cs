@@ -2,8 +2,9 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
+using PerfBudgets.Tests.Support;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests;
 
 // The counted kinds (instructions-max, syscalls-max): their budget fields, the gate's checks, what a failure names, the
 // unmeasured case, and the recorder that rewrites budgets.json.

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using PerfBudgets.Load;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests.Load;
 
 /// <summary>The open model's schedule and bookkeeping, on steps that need no server (a class of its own: these wait, and run beside <see cref="LoadRunnerTests"/>).</summary>
 public sealed class LoadRunnerOpenModelTests

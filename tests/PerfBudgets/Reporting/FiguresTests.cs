@@ -1,6 +1,6 @@
 using PerfBudgets.Reporting;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests.Reporting;
 
 public sealed class FiguresTests
 {

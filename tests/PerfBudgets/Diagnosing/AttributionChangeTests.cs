@@ -2,8 +2,9 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Reporting;
+using PerfBudgets.Tests.Support;
 
-namespace PerfGate.Tests.Correctness.PerfBudgets;
+namespace PerfBudgets.Tests.Diagnosing;
 
 public sealed class AttributionChangeTests : IDisposable
 {
