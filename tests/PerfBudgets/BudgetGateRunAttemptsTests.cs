@@ -1,5 +1,4 @@
 using PerfBudgets;
-using PerfBudgets.Budgets;
 using PerfBudgets.Load;
 using PerfBudgets.Reporting;
 using PerfBudgets.Tests.Support;
@@ -8,25 +7,15 @@ namespace PerfBudgets.Tests;
 
 public sealed class BudgetGateRunAttemptsTests : IDisposable
 {
-    private const string File = """
-        {
-          "profiles": ["ci"],
-          "budgets": [
-            { "name": "Run.P99Ms", "kind": "p99-ms-max", "limit": 50, "unit": "ms" },
-            { "name": "Run.FailedRequests", "kind": "errors-max", "limit": 0, "unit": "requests" }
-          ]
-        }
-        """;
-
-    private readonly TemporaryDirectory _folder = new();
+    private readonly TestBudgets _budgets = new("run-attempts");
     private readonly BudgetGate _gate;
 
     public BudgetGateRunAttemptsTests()
     {
-        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        _gate = _budgets.Gate();
     }
 
-    public void Dispose() => _folder.Dispose();
+    public void Dispose() => _budgets.Dispose();
 
     [Fact]
     public async Task A_latency_broken_by_one_noisy_run_passes_on_the_next()

@@ -1,5 +1,4 @@
 using PerfBudgets;
-using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
 using PerfBudgets.Tests.Support;
 
@@ -7,26 +6,15 @@ namespace PerfBudgets.Tests;
 
 public sealed class BudgetGateTests : IDisposable
 {
-    private const string File = """
-        {
-          "profiles": ["ci"],
-          "budgets": [
-            { "name": "Api.DelayAsync.ServerBytesPerRequest", "kind": "allocated-bytes-per-op", "limit": 1500, "unit": "B/request" },
-            { "name": "Api.DelayAsync.LittleEfficiency", "kind": "efficiency-min", "limit": 0.6, "unit": "ratio" },
-            { "name": "Zero.Bytes", "kind": "allocated-bytes-per-op", "limit": 0, "unit": "B/op" }
-          ]
-        }
-        """;
-
-    private readonly TemporaryDirectory _folder = new();
+    private readonly TestBudgets _budgets = new("gate");
     private readonly BudgetGate _gate;
 
     public BudgetGateTests()
     {
-        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        _gate = _budgets.Gate();
     }
 
-    public void Dispose() => _folder.Dispose();
+    public void Dispose() => _budgets.Dispose();
 
     [Fact]
     public void A_broken_maximum_fails_with_one_actionable_line()
@@ -98,7 +86,7 @@ public sealed class BudgetGateTests : IDisposable
     [Fact]
     public void A_newer_result_replaces_the_older_one_and_other_budgets_are_kept()
     {
-        var otherProcess = new BudgetGate(_gate.Book, new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        var otherProcess = _budgets.Gate();
 
         _gate.Check("Api.DelayAsync.ServerBytesPerRequest", 1200);
         otherProcess.Check("Zero.Bytes", 0);

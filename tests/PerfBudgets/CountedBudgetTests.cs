@@ -10,26 +10,12 @@ namespace PerfBudgets.Tests;
 // unmeasured case, and the recorder that rewrites budgets.json.
 public sealed class CountedBudgetTests : IDisposable
 {
-    private const string File = """
-        {
-          "profiles": ["ci"],
-          "budgets": [
-            { "name": "Demo.Instructions", "kind": "instructions-max", "limit": 1010, "unit": "instructions/op",
-              "recorded": 1000, "margin": 0.01, "recordedOn": { "runtime": "RUNTIME", "valgrind": "3.19.0" } },
-            { "name": "Demo.Syscalls", "kind": "syscalls-max", "limit": 2, "unit": "syscalls/op",
-              "recorded": 2, "margin": 0, "recordedOn": { "runtime": "RUNTIME", "valgrind": "3.19.0" } }
-          ]
-        }
-        """;
+    // The file's recordings name this runtime (RUNTIME in the file), so only a change of Valgrind is a change of versions.
+    private readonly TestBudgets _budgets = new("counted", edit: text => text.Replace("RUNTIME", InstructionMeter.RuntimeVersion, StringComparison.Ordinal));
 
-    private readonly TemporaryDirectory _folder = new();
+    public void Dispose() => _budgets.Dispose();
 
-    public void Dispose() => _folder.Dispose();
-
-    private static string Budgets => File.Replace("RUNTIME", InstructionMeter.RuntimeVersion, StringComparison.Ordinal);
-
-    private BudgetGate Gate(bool ci = false) =>
-        new(BudgetBook.Parse(Budgets, "budgets.json", "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false) { IsCi = ci };
+    private BudgetGate Gate(bool ci = false) => new(_budgets.Book, _budgets.Store(), requireOptimizedBuild: false) { IsCi = ci };
 
     private static InstructionMeasurement Measured(long instructionsPerRepetition, long syscallsPerRepetition, string valgrind = "3.19.0",
         params (string Method, double PerOperation)[] methods) =>
@@ -59,14 +45,13 @@ public sealed class CountedBudgetTests : IDisposable
     [Fact]
     public void A_failure_names_the_methods_that_grew_since_the_recording()
     {
-        Directory.CreateDirectory(_folder.Path);
-        RecordedMethodsFile.Write(Path.Combine(_folder.Path, BudgetGate.RecordedMethodsFileName), new Dictionary<string, IReadOnlyList<AttributionEntry>>
+        // The recording is read from beside the budget file, so the file is written into the folder with it.
+        var budgetsPath = _budgets.WriteBudgetFile();
+        RecordedMethodsFile.Write(Path.Combine(_budgets.Folder, BudgetGate.RecordedMethodsFileName), new Dictionary<string, IReadOnlyList<AttributionEntry>>
         {
             ["Demo.Instructions"] = [new("Demo::Hot", 600, "instructions/op", null), new("Demo::Cold", 400, "instructions/op", null)],
         });
-        var budgetsPath = Path.Combine(_folder.Path, "budgets.json");
-        System.IO.File.WriteAllText(budgetsPath, Budgets);
-        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), _budgets.Store(), requireOptimizedBuild: false);
 
         var act = () => gate.CheckCount("Demo.Instructions", Measured(102_000, 200, "3.19.0", ("Demo::Hot", 620), ("Demo::Cold", 400)));
 
@@ -90,17 +75,17 @@ public sealed class CountedBudgetTests : IDisposable
     {
         Gate().Invoking(g => g.NotMeasured("Demo.Instructions", "valgrind not found: apt-get install valgrind"))
             .Should().Throw<BudgetNotMeasuredException>().WithMessage("Demo.Instructions: not measured (valgrind not found: apt-get install valgrind)");
-        ResultStore.ReadAll(Path.Combine(_folder.Path, "results.json")).Single().Verdict.Should().Be(BudgetVerdict.NotMeasured);
+        ResultStore.ReadAll(Path.Combine(_budgets.Folder, "results.json")).Single().Verdict.Should().Be(BudgetVerdict.NotMeasured);
         Gate(ci: true).Invoking(g => g.NotMeasured("Demo.Instructions", "valgrind not found: apt-get install valgrind"))
             .Should().Throw<BudgetExceededException>().WithMessage("*under CI=true an unmeasured budget fails*PERF_INSTRUCTIONS=off*");
 
-        ResultStore.ReadAll(Path.Combine(_folder.Path, "results.json")).Single().Verdict.Should().Be(BudgetVerdict.Fail);
+        ResultStore.ReadAll(Path.Combine(_budgets.Folder, "results.json")).Single().Verdict.Should().Be(BudgetVerdict.Fail);
     }
 
     [Fact]
     public void A_limit_that_is_not_recorded_plus_margin_is_refused()
     {
-        var act = () => BudgetBook.Parse(Budgets.Replace("\"limit\": 1010", "\"limit\": 1500", StringComparison.Ordinal), "budgets.json", "ci");
+        var act = () => BudgetBook.Parse(_budgets.Text.Replace("\"limit\": 1010", "\"limit\": 1500", StringComparison.Ordinal), "budgets.json", "ci");
 
         act.Should().Throw<BudgetFileException>().WithMessage("*limit 1500 is not recorded 1000 + margin 1.0 % = 1010*not the limit*");
     }
@@ -116,14 +101,12 @@ public sealed class CountedBudgetTests : IDisposable
     [Fact]
     public void The_recorder_rewrites_the_counts_and_keeps_everything_else()
     {
-        var budgetsPath = Path.Combine(_folder.Path, "budgets.json");
-        Directory.CreateDirectory(_folder.Path);
-        var original = Budgets.Replace("\"profiles\": [\"ci\"],", "\"profiles\": [\"ci\"],\n  \"note\": \"kept × as it is\",", StringComparison.Ordinal);
-        System.IO.File.WriteAllText(budgetsPath, original);
-        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        var original = _budgets.Text.Replace("\"profiles\": [\"ci\"],", "\"profiles\": [\"ci\"],\n  \"note\": \"kept × as it is\",", StringComparison.Ordinal);
+        var budgetsPath = _budgets.WriteBudgetFile(original);
+        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), _budgets.Store(), requireOptimizedBuild: false);
         gate.Invoking(g => g.CheckCount("Demo.Instructions", Measured(110_000, 200, "3.19.0", ("Demo::Hot", 1100)))).Should().Throw<BudgetExceededException>();
 
-        var lines = CountedBudgetRecorder.Record(budgetsPath, [Path.Combine(_folder.Path, "results.json")], "10.0.99", "3.19.0");
+        var lines = CountedBudgetRecorder.Record(budgetsPath, [Path.Combine(_budgets.Folder, "results.json")], "10.0.99", "3.19.0");
 
         lines.Should().Equal(
             "Demo.Instructions: recorded 1,000 → 1,100 (+10.00%), limit 1,010 → 1,111",
@@ -132,7 +115,7 @@ public sealed class CountedBudgetTests : IDisposable
         book.Get("Demo.Instructions").Should().Match<Budget>(b => b.Recorded == 1100 && b.Limit == 1111 && b.Margin == 0.01 && b.RecordedOn!.Runtime == "10.0.99");
         book.Get("Demo.Syscalls").Limit.Should().Be(2);
         System.IO.File.ReadAllText(budgetsPath).Should().Contain("\"note\": \"kept × as it is\"");
-        RecordedMethodsFile.Read(Path.Combine(_folder.Path, BudgetGate.RecordedMethodsFileName))["Demo.Instructions"]
+        RecordedMethodsFile.Read(Path.Combine(_budgets.Folder, BudgetGate.RecordedMethodsFileName))["Demo.Instructions"]
             .Should().ContainSingle().Which.Should().Match<AttributionEntry>(e => e.Name == "Demo::Hot" && e.Value == 1100);
     }
 }

@@ -1,27 +1,14 @@
 using PerfBudgets.Budgets;
+using PerfBudgets.Tests.Support;
 
 namespace PerfBudgets.Tests.Budgets;
 
 public sealed class BudgetBookTests
 {
-    private const string File = """
-        {
-          "profiles": ["ci", "local"],
-          "budgets": [
-            { "name": "A.Bytes", "kind": "allocated-bytes-per-op", "limit": 100, "unit": "B/op", "profiles": { "local": 80 } },
-            { "name": "A.Rate", "kind": "requests-per-second-min", "limit": 1000, "unit": "req/s" }
-          ],
-          "parameters": [
-            { "name": "A.Seconds", "value": 5, "profiles": { "local": 60 } },
-            { "name": "A.Fraction", "value": 0.5 }
-          ]
-        }
-        """;
-
     [Fact]
     public void Resolves_limits_and_parameters_for_the_default_profile()
     {
-        var book = BudgetBook.Parse(File, "budgets.json", "ci");
+        var book = TestBudgets.Read("profiles-and-parameters");
 
         book.Get("A.Bytes").Limit.Should().Be(100);
         book.Get("A.Bytes").Direction.Should().Be(BudgetDirection.AtMost);
@@ -32,7 +19,7 @@ public sealed class BudgetBookTests
     [Fact]
     public void A_profile_override_replaces_the_limit_for_that_profile_only()
     {
-        var book = BudgetBook.Parse(File, "budgets.json", "local");
+        var book = TestBudgets.Read("profiles-and-parameters", "local");
 
         book.Get("A.Bytes").Limit.Should().Be(80);
         book.Get("A.Rate").Limit.Should().Be(1000);
@@ -42,7 +29,7 @@ public sealed class BudgetBookTests
     [Fact]
     public void An_undefined_budget_fails_instead_of_falling_back_to_a_default()
     {
-        var book = BudgetBook.Parse(File, "budgets.json", "ci");
+        var book = TestBudgets.Read("profiles-and-parameters");
 
         var act = () => book.Get("A.Missing");
 
@@ -52,7 +39,7 @@ public sealed class BudgetBookTests
     [Fact]
     public void A_fractional_value_is_not_a_whole_number_parameter()
     {
-        var book = BudgetBook.Parse(File, "budgets.json", "ci");
+        var book = TestBudgets.Read("profiles-and-parameters");
 
         book.Parameter("A.Fraction").Should().Be(0.5);
         book.Invoking(b => b.IntParameter("A.Fraction")).Should().Throw<BudgetFileException>();

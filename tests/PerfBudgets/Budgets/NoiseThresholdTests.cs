@@ -1,23 +1,11 @@
 using PerfBudgets.Budgets;
+using PerfBudgets.Tests.Support;
 
 namespace PerfBudgets.Tests.Budgets;
 
 public sealed class NoiseThresholdTests
 {
-    private const string File = """
-        {
-          "profiles": ["ci"],
-          "noise": { "cpu-cost-max": 0.5, "allocated-bytes-per-op": 0.02 },
-          "budgets": [
-            { "name": "A.CpuCost", "kind": "cpu-cost-max", "limit": 1, "unit": "cal/op" },
-            { "name": "B.CpuCost", "kind": "cpu-cost-max", "limit": 1, "unit": "cal/op", "noise": 0.35 },
-            { "name": "C.BytesPerOp", "kind": "allocated-bytes-per-op", "limit": 1, "unit": "B/op", "noiseAbsolute": 0.25 },
-            { "name": "D.P99Ms", "kind": "p99-ms-max", "limit": 50, "unit": "ms" }
-          ]
-        }
-        """;
-
-    private readonly BudgetBook _book = BudgetBook.Parse(File, "budgets.json", "ci");
+    private readonly BudgetBook _book = TestBudgets.Read("noise-thresholds");
 
     [Fact]
     public void A_budget_without_its_own_threshold_takes_its_kinds()

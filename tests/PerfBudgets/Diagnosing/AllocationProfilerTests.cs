@@ -1,8 +1,8 @@
 using PerfBudgets;
-using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
+using PerfBudgets.Tests.Support;
 
 namespace PerfBudgets.Tests.Diagnosing;
 
@@ -14,15 +14,9 @@ public sealed class AllocationProfilerTests : IDisposable
 {
     private static readonly string Text40 = new('x', 40);
     private static object? _sink;
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), "perfgate-profiler-tests-" + Guid.NewGuid().ToString("N"));
+    private readonly TestBudgets _budgets = new("allocation-profiler");
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_directory))
-        {
-            Directory.Delete(_directory, recursive: true);
-        }
-    }
+    public void Dispose() => _budgets.Dispose();
 
     // A 256-byte array (280 B with its header) and a fresh 40-char string (104 B) per operation.
     private static void KnownOperation()
@@ -92,13 +86,7 @@ public sealed class AllocationProfilerTests : IDisposable
     [Fact]
     public void A_failing_allocation_budget_names_the_top_types_under_the_failure_line()
     {
-        var book = BudgetBook.Parse("""
-            {
-              "profiles": ["ci"],
-              "budgets": [ { "name": "Test.KnownOperation.BytesPerOp", "kind": "allocated-bytes-per-op", "limit": 300, "unit": "B/op" } ]
-            }
-            """, "budgets.json", "ci");
-        var gate = new BudgetGate(book, new ResultStore(_directory));
+        var gate = _budgets.Gate(requireOptimizedBuild: true);
         var measured = AllocationMeter.PerOperation(KnownOperation, 10_000);
 
         var act = () => gate.Check("Test.KnownOperation.BytesPerOp", measured.BytesPerOperation, measured.ToString(),

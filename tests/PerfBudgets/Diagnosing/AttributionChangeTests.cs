@@ -1,5 +1,4 @@
 using PerfBudgets;
-using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Reporting;
 using PerfBudgets.Tests.Support;
@@ -8,17 +7,9 @@ namespace PerfBudgets.Tests.Diagnosing;
 
 public sealed class AttributionChangeTests : IDisposable
 {
-    private const string File = """
-        {
-          "profiles": ["ci"],
-          "noise": { "allocated-bytes-per-op": 0.02 },
-          "budgets": [ { "name": "Json.Endpoint.Employees9.ServerBytesPerRequest", "kind": "allocated-bytes-per-op", "limit": 6257, "unit": "B/request" } ]
-        }
-        """;
+    private readonly TestBudgets _budgets = new("attribution-change");
 
-    private readonly TemporaryDirectory _folder = new();
-
-    public void Dispose() => _folder.Dispose();
+    public void Dispose() => _budgets.Dispose();
 
     // A breakdown as the allocation profiler records it: 400 samples of a type that is 400 B/op is ±20 B (1/√400 = 5%).
     private static Attribution Breakdown(params (string Name, double Bytes, int Samples)[] types) =>
@@ -27,14 +18,13 @@ public sealed class AttributionChangeTests : IDisposable
     [Fact]
     public void A_failure_names_the_type_added_since_the_baseline_and_not_the_sampling_noise()
     {
-        var book = BudgetBook.Parse(File, "budgets.json", "ci");
-        var baselineStore = new ResultStore(Path.Combine(_folder.Path, "baseline"));
-        var baselineGate = new BudgetGate(book, baselineStore, requireOptimizedBuild: false) { DiagnoseAlways = true };
+        var baselineStore = _budgets.Store("baseline");
+        var baselineGate = new BudgetGate(_budgets.Book, baselineStore, requireOptimizedBuild: false) { DiagnoseAlways = true };
         baselineGate.Check("Json.Endpoint.Employees9.ServerBytesPerRequest", 6045, diagnose: () =>
             Breakdown(("Microsoft.AspNetCore.Mvc.ModelBinding.DefaultModelBindingContext", 400, 400), ("System.String", 310, 300), ("System.Byte[]", 8, 2)));
         ResultStore.ReadAll(baselineStore.ResultsPath).Single().Attribution.Should().NotBeNull("PERF_DIAGNOSE=always records passing breakdowns");
 
-        var gate = new BudgetGate(book, new ResultStore(Path.Combine(_folder.Path, "now")), requireOptimizedBuild: false) { Baseline = BaselineResults.Load(baselineStore.ResultsPath) };
+        var gate = new BudgetGate(_budgets.Book, _budgets.Store("now"), requireOptimizedBuild: false) { Baseline = BaselineResults.Load(baselineStore.ResultsPath) };
         var act = () => gate.Check("Json.Endpoint.Employees9.ServerBytesPerRequest", 6325, diagnose: () =>
             Breakdown(("Microsoft.AspNetCore.Mvc.ModelBinding.DefaultModelBindingContext", 410, 410), ("System.String", 300, 290), ("System.Byte[]", 290, 90)));
 

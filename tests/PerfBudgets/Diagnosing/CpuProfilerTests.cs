@@ -1,9 +1,9 @@
 using System.Runtime.CompilerServices;
 using PerfBudgets;
-using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
+using PerfBudgets.Tests.Support;
 
 namespace PerfBudgets.Tests.Diagnosing;
 
@@ -11,17 +11,11 @@ namespace PerfBudgets.Tests.Diagnosing;
 // so it is its own frame on every sample that lands in it.
 public sealed class CpuProfilerTests : IDisposable
 {
-    private readonly string _directory = Path.Combine(Path.GetTempPath(), "perfgate-cpu-profiler-tests-" + Guid.NewGuid().ToString("N"));
+    private readonly TestBudgets _budgets = new("cpu-profiler");
 
     private static long Sink { get; set; }
 
-    public void Dispose()
-    {
-        if (Directory.Exists(_directory))
-        {
-            Directory.Delete(_directory, recursive: true);
-        }
-    }
+    public void Dispose() => _budgets.Dispose();
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static long DeliberatelySlowMethod()
@@ -51,13 +45,7 @@ public sealed class CpuProfilerTests : IDisposable
     [Fact]
     public void A_failing_cpu_budget_lists_the_hottest_method_under_the_failure_line()
     {
-        var book = BudgetBook.Parse("""
-            {
-              "profiles": ["ci"],
-              "budgets": [ { "name": "Test.SlowOperation.CpuCost", "kind": "cpu-cost-max", "limit": 0.001, "unit": "cal/op" } ]
-            }
-            """, "budgets.json", "ci");
-        var gate = new BudgetGate(book, new ResultStore(_directory));
+        var gate = _budgets.Gate(requireOptimizedBuild: true);
         var options = new CpuMeterOptions { Batches = 5, MinimumWarmUp = TimeSpan.FromMilliseconds(200), QuietJitWindow = TimeSpan.FromMilliseconds(100), MaximumWarmUp = TimeSpan.FromSeconds(2) };
 
         var act = () => gate.CheckCost("Test.SlowOperation.CpuCost", () => CpuMeter.PerOperation(SlowOperation, options), "a deliberately slow operation",

@@ -1,5 +1,4 @@
 using PerfBudgets;
-using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 using PerfBudgets.Tests.Support;
@@ -10,26 +9,15 @@ namespace PerfBudgets.Tests.Measuring;
 // depends on code generation with one line naming the cause and the fix, and still check output sizes.
 public sealed class BuildOptimizationTests : IDisposable
 {
-    private const string File = """
-        {
-          "profiles": ["ci"],
-          "budgets": [
-            { "name": "Some.BytesPerOp", "kind": "allocated-bytes-per-op", "limit": 100, "unit": "B/op" },
-            { "name": "Some.CpuCost", "kind": "cpu-cost-max", "limit": 2, "unit": "x cal" },
-            { "name": "Some.WireBytes", "kind": "bytes-max", "limit": 12, "unit": "B" }
-          ]
-        }
-        """;
-
 #if DEBUG
     private static readonly bool ThisBuildIsOptimized = false;
 #else
     private static readonly bool ThisBuildIsOptimized = true;
 #endif
 
-    private readonly TemporaryDirectory _folder = new();
+    private readonly TestBudgets _budgets = new("build-optimization");
 
-    public void Dispose() => _folder.Dispose();
+    public void Dispose() => _budgets.Dispose();
 
     [Fact]
     public void The_optimizer_state_is_read_from_the_assembly_itself()
@@ -43,7 +31,7 @@ public sealed class BuildOptimizationTests : IDisposable
     [Fact]
     public void A_budget_that_measures_code_is_refused_on_a_debug_build_with_the_fix_in_one_line()
     {
-        var gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path));
+        var gate = _budgets.Gate(requireOptimizedBuild: true);
 
         var act = () => gate.Check("Some.CpuCost", 1.5);
 
@@ -66,7 +54,7 @@ public sealed class BuildOptimizationTests : IDisposable
     [Fact]
     public void An_output_size_budget_is_checked_in_any_build()
     {
-        var gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path));
+        var gate = _budgets.Gate(requireOptimizedBuild: true);
 
         gate.Check("Some.WireBytes", 6).Verdict.Should().Be(BudgetVerdict.Pass);
         gate.Invoking(g => g.Check("Some.WireBytes", 13)).Should().Throw<BudgetExceededException>();

@@ -1,5 +1,4 @@
 using PerfBudgets;
-using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
 using PerfBudgets.Tests.Support;
 
@@ -7,37 +6,23 @@ namespace PerfBudgets.Tests.Reporting;
 
 public sealed class BaselineComparisonTests : IDisposable
 {
-    private const string File = """
-        {
-          "profiles": ["ci"],
-          "noise": { "cpu-cost-max": 0.15, "requests-per-second-min": 0.2, "allocated-bytes-per-op": 0.02 },
-          "budgets": [
-            { "name": "Base.Decode.CpuCost", "kind": "cpu-cost-max", "limit": 150, "unit": "cal/op" },
-            { "name": "Base.Endpoint.RequestsPerSecond", "kind": "requests-per-second-min", "limit": 1000, "unit": "req/s" },
-            { "name": "Base.New.BytesPerOp", "kind": "allocated-bytes-per-op", "limit": 100, "unit": "B/op" },
-            { "name": "Base.Noisy.BytesPerOp", "kind": "allocated-bytes-per-op", "limit": 1, "unit": "B/op", "noiseAbsolute": 0.25 }
-          ]
-        }
-        """;
-
-    private readonly TemporaryDirectory _folder = new();
-    private readonly BudgetBook _book = BudgetBook.Parse(File, "budgets.json", "ci");
+    private readonly TestBudgets _budgets = new("baseline-comparison");
     private readonly string _baselinePath;
 
     public BaselineComparisonTests()
     {
         // The earlier run: written by a gate exactly as a real run writes results.json.
-        var earlier = new BudgetGate(_book, new ResultStore(Path.Combine(_folder.Path, "earlier")), requireOptimizedBuild: false);
+        var earlier = _budgets.Gate("earlier");
         earlier.Check("Base.Decode.CpuCost", 94);
         earlier.Check("Base.Endpoint.RequestsPerSecond", 5000);
         earlier.Check("Base.Noisy.BytesPerOp", 0);
         _baselinePath = earlier.Store.ResultsPath;
     }
 
-    public void Dispose() => _folder.Dispose();
+    public void Dispose() => _budgets.Dispose();
 
     private BudgetGate Gate(bool strict = false) =>
-        new(_book, new ResultStore(Path.Combine(_folder.Path, "now")), requireOptimizedBuild: false)
+        new(_budgets.Book, _budgets.Store("now"), requireOptimizedBuild: false)
         {
             Baseline = BaselineResults.Load(_baselinePath),
             BaselineStrict = strict,
@@ -151,7 +136,7 @@ public sealed class BaselineComparisonTests : IDisposable
     [Fact]
     public void Without_a_baseline_the_summary_has_no_baseline_column()
     {
-        var gate = new BudgetGate(_book, new ResultStore(Path.Combine(_folder.Path, "plain")), requireOptimizedBuild: false);
+        var gate = _budgets.Gate("plain");
 
         gate.Check("Base.Decode.CpuCost", 123).Verdict.Should().Be(BudgetVerdict.Pass);
 
@@ -162,7 +147,7 @@ public sealed class BaselineComparisonTests : IDisposable
     [Fact]
     public void A_missing_baseline_file_is_an_error_naming_it()
     {
-        var missing = Path.Combine(_folder.Path, "nowhere", "results.json");
+        var missing = Path.Combine(_budgets.Folder, "nowhere", "results.json");
 
         var act = () => BaselineResults.Load(missing);
 
@@ -175,7 +160,7 @@ public sealed class BaselineComparisonTests : IDisposable
     [InlineData("""{ "results": [] }""")]
     public void An_unreadable_or_empty_baseline_file_is_an_error(string text)
     {
-        var path = Path.Combine(_folder.Path, "bad-results.json");
+        var path = Path.Combine(_budgets.Folder, "bad-results.json");
         System.IO.File.WriteAllText(path, text);
 
         var act = () => BaselineResults.Load(path);

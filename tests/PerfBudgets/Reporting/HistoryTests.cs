@@ -1,5 +1,4 @@
 using PerfBudgets;
-using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
 using PerfBudgets.Tests.Support;
 
@@ -7,31 +6,20 @@ namespace PerfBudgets.Tests.Reporting;
 
 public sealed class HistoryTests : IDisposable
 {
-    private const string File = """
-        {
-          "profiles": ["ci"],
-          "budgets": [
-            { "name": "H.Bytes", "kind": "allocated-bytes-per-op", "limit": 100, "unit": "B/op" },
-            { "name": "H.Rate", "kind": "requests-per-second-min", "limit": 1000, "unit": "req/s" }
-          ]
-        }
-        """;
+    private readonly TestBudgets _budgets = new("history");
 
-    private readonly TemporaryDirectory _folder = new();
-    private readonly BudgetBook _book = BudgetBook.Parse(File, "budgets.json", "ci");
-
-    public void Dispose() => _folder.Dispose();
+    public void Dispose() => _budgets.Dispose();
 
     [Fact]
     public void Every_recorded_result_is_appended_with_the_run_id_and_nothing_is_replaced()
     {
-        var gate = new BudgetGate(_book, new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        var gate = _budgets.Gate();
         gate.Check("H.Bytes", 40);
         gate.Invoking(g => g.Check("H.Rate", 10)).Should().Throw<BudgetExceededException>();
 
         // Another process of the same run, and the same budget measured again: results.json keeps the newest,
         // history keeps every line.
-        var other = new BudgetGate(_book, new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        var other = _budgets.Gate();
         other.Check("H.Bytes", 48);
 
         var history = ResultStore.ReadHistory(gate.Store.HistoryPath, out var skipped);
@@ -46,7 +34,7 @@ public sealed class HistoryTests : IDisposable
     [Fact]
     public void A_line_cut_short_by_a_killed_run_is_skipped_and_counted()
     {
-        var gate = new BudgetGate(_book, new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        var gate = _budgets.Gate();
         gate.Check("H.Bytes", 40);
         System.IO.File.AppendAllText(gate.Store.HistoryPath, "{\"runId\":\"x\",\"budg");
         System.IO.File.AppendAllText(gate.Store.HistoryPath, "\n");
@@ -61,7 +49,7 @@ public sealed class HistoryTests : IDisposable
     [Fact]
     public void No_history_file_reads_as_empty()
     {
-        ResultStore.ReadHistory(Path.Combine(_folder.Path, "history.jsonl"), out var skipped).Should().BeEmpty();
+        ResultStore.ReadHistory(Path.Combine(_budgets.Folder, "history.jsonl"), out var skipped).Should().BeEmpty();
         skipped.Should().Be(0);
     }
 }

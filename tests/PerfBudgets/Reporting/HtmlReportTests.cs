@@ -1,6 +1,5 @@
 using System.Text.RegularExpressions;
 using PerfBudgets;
-using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
 using PerfBudgets.Tests.Support;
 
@@ -8,19 +7,6 @@ namespace PerfBudgets.Tests.Reporting;
 
 public sealed partial class HtmlReportTests : IDisposable
 {
-    private const string File = """
-        {
-          "profiles": ["ci"],
-          "budgets": [
-            { "name": "Api.Endpoint.BytesPerRequest", "kind": "allocated-bytes-per-op", "limit": 100, "unit": "B/request" },
-            { "name": "Api.Endpoint.RequestsPerSecond", "kind": "requests-per-second-min", "limit": 1000, "unit": "req/s" },
-            { "name": "HPack.Decode.CpuCost", "kind": "cpu-cost-max", "limit": 2, "unit": "cal/op" },
-            { "name": "HPack.Decode.BytesPerOp", "kind": "allocated-bytes-per-op", "limit": 0, "unit": "B/op" },
-            { "name": "Json.Pool.Leak.Outstanding", "kind": "collections-max", "limit": 0, "unit": "buffers" }
-          ]
-        }
-        """;
-
     // A load scenario in the shape results.json carries it (the top-level "loads" array).
     private const string Loads = """
         , "loads": [ { "scenario": "Json.Endpoint.Employees9.Open", "model": "open", "targetRate": 2000.0, "achievedRate": 1998.5,
@@ -31,12 +17,12 @@ public sealed partial class HtmlReportTests : IDisposable
           { "model": "closed" } ] }
         """;
 
-    private readonly TemporaryDirectory _folder = new();
+    private readonly TestBudgets _budgets = new("html-report");
     private readonly BudgetGate _gate;
 
     public HtmlReportTests()
     {
-        _gate = new BudgetGate(BudgetBook.Parse(File, "budgets.json", "ci"), new ResultStore(_folder.Path), requireOptimizedBuild: false);
+        _gate = _budgets.Gate();
         _gate.Check("Api.Endpoint.BytesPerRequest", 60);
         _gate.Check("Api.Endpoint.RequestsPerSecond", 4000);
         _gate.Invoking(g => g.Check("HPack.Decode.CpuCost", 2.5)).Should().Throw<BudgetExceededException>();
@@ -45,12 +31,12 @@ public sealed partial class HtmlReportTests : IDisposable
         _gate.Observe("Json.RoundTrip.ExtraBytesPerOp", 536, "B/op");
     }
 
-    public void Dispose() => _folder.Dispose();
+    public void Dispose() => _budgets.Dispose();
 
     [Fact]
     public void The_report_is_one_self_contained_file_with_inline_svg()
     {
-        var html = System.IO.File.ReadAllText(HtmlReport.Write(_folder.Path));
+        var html = System.IO.File.ReadAllText(HtmlReport.Write(_budgets.Folder));
 
         html.Should().StartWith("<!DOCTYPE html>");
         html.Should().Contain("<svg");
@@ -62,7 +48,7 @@ public sealed partial class HtmlReportTests : IDisposable
     [Fact]
     public void Every_budget_has_one_bar_in_its_components_chart_coloured_by_its_verdict()
     {
-        var html = System.IO.File.ReadAllText(HtmlReport.Write(_folder.Path));
+        var html = System.IO.File.ReadAllText(HtmlReport.Write(_budgets.Folder));
 
         var bars = BarCharts().Matches(html).ToDictionary(m => m.Groups["component"].Value, m => m.Groups["svg"].Value);
         bars.Keys.Should().BeEquivalentTo(["Api", "HPack", "Json"]);
@@ -89,7 +75,7 @@ public sealed partial class HtmlReportTests : IDisposable
     [Fact]
     public void History_gets_one_chart_per_budget_over_the_recorded_runs()
     {
-        var html = System.IO.File.ReadAllText(HtmlReport.Write(_folder.Path));
+        var html = System.IO.File.ReadAllText(HtmlReport.Write(_budgets.Folder));
 
         html.Should().Contain("1 run recorded in history.jsonl");
         HistoryCharts().Matches(html).Select(m => m.Groups[1].Value).Should().BeEquivalentTo(
@@ -102,7 +88,7 @@ public sealed partial class HtmlReportTests : IDisposable
         var text = System.IO.File.ReadAllText(_gate.Store.ResultsPath).TrimEnd();
         System.IO.File.WriteAllText(_gate.Store.ResultsPath, text[..^1] + Loads);
 
-        var html = System.IO.File.ReadAllText(HtmlReport.Write(_folder.Path));
+        var html = System.IO.File.ReadAllText(HtmlReport.Write(_budgets.Folder));
 
         html.Should().Contain("<h3>Json.Endpoint.Employees9.Open</h3>");
         html.Should().Contain("open model, target 2,000 req/s, achieved 1,999 req/s over 3 s");
@@ -115,15 +101,15 @@ public sealed partial class HtmlReportTests : IDisposable
     [Fact]
     public void Without_loads_there_is_no_load_section()
     {
-        HtmlReport.Write(_folder.Path);
+        HtmlReport.Write(_budgets.Folder);
 
-        System.IO.File.ReadAllText(Path.Combine(_folder.Path, HtmlReport.FileName)).Should().NotContain("Load scenarios");
+        System.IO.File.ReadAllText(Path.Combine(_budgets.Folder, HtmlReport.FileName)).Should().NotContain("Load scenarios");
     }
 
     [Fact]
     public void Without_results_the_report_says_so()
     {
-        var empty = Path.Combine(_folder.Path, "empty");
+        var empty = Path.Combine(_budgets.Folder, "empty");
 
         var act = () => HtmlReport.Write(empty);
 
