@@ -2,6 +2,7 @@ using PerfBudgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using PerfGate.Tests.Cpu.Counted;
+using PerfGate.Tests.HPackStories;
 using PerfGate.Tests.Workloads;
 using SystemUnderTest.HPack;
 

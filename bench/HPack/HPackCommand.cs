@@ -1,4 +1,7 @@
-namespace SystemUnderTest.HPack;
+using PerfGate.Tests.HPackStories;
+using SystemUnderTest.HPack;
+
+namespace PerfGate.Bench.HPack;
 
 /// <summary>
 /// The interop command line: <c>hpack decode-stories DIR</c> decodes every hpack-test-case story in DIR and exits
@@ -14,7 +17,7 @@ internal static class HPackCommand
         return args switch
         {
             ["decode-stories", var dir, ..] => await DecodeStoriesAsync(dir),
-            ["encode-stories", var rawDir, var outDir, ..] => await EncodeStoriesAsync(rawDir, outDir, Cli.CommandLine.IntOption(args, "--table-size", HPackDecoderOptions.DefaultMaxDynamicTableSize)),
+            ["encode-stories", var rawDir, var outDir, ..] => await EncodeStoriesAsync(rawDir, outDir, SystemUnderTest.Cli.CommandLine.IntOption(args, "--table-size", HPackDecoderOptions.DefaultMaxDynamicTableSize)),
             _ => throw new ArgumentException("usage: hpack decode-stories DIR | hpack encode-stories RAW_DIR OUT_DIR [--table-size N]"),
         };
     }

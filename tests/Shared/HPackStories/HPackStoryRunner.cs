@@ -1,4 +1,6 @@
-namespace SystemUnderTest.HPack;
+using SystemUnderTest.HPack;
+
+namespace PerfGate.Tests.HPackStories;
 
 /// <summary>Decodes and encodes <see cref="HPackStory"/> stories with one decoder or encoder per story (one connection).</summary>
 internal static class HPackStoryRunner

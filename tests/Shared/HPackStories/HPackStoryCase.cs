@@ -1,4 +1,4 @@
-namespace SystemUnderTest.HPack;
+namespace PerfGate.Tests.HPackStories;
 
 /// <summary>One header block of an <see cref="HPackStory"/>.</summary>
 /// <param name="HeaderTableSize">SETTINGS_HEADER_TABLE_SIZE acknowledged just before this block, when it changed.</param>
