@@ -45,8 +45,7 @@ public sealed class EmployeesEndpointLoadTests(FixedPoolServer server, ITestOutp
     {
         var rate = _gate.Book.Parameter("Load.Json.Employees9.Open.RequestsPerSecond");
         var expected = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
-        // LOAD_TARGET_URL, or the fixed-pool server, where a blocked thread is lost capacity in every attempt.
-        var target = LoadTarget.ExternalBaseAddress ?? (await server.GetAsync(TestContext.Current.CancellationToken)).BaseAddress;
+        var target = await server.TargetAsync(TestContext.Current.CancellationToken);
         using var client = LoadClient.Create(target, _gate.Book.IntParameter("Load.Open.MaxConnections"));
 
         await OpenModelSlo.CheckAsync(_gate, output, "Json.Endpoint.Employees9.Open", rate, HttpLoadStep.Get(client, "api/employees?count=9", expected));
