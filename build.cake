@@ -135,6 +135,9 @@ Dictionary<string, string> SuiteEnvironment(string baselinePath)
     return environment;
 }
 
+// A suite's project: the one .csproj in tests/SUITE (tests/Correctness/Correctness.csproj, tests/PerfBudgets/PerfBudgets.Tests.csproj).
+string SuiteProject(string suite) => GetFiles($"./tests/{suite}/*.csproj").Single().FullPath;
+
 void RunSuite(string suite, string baselinePath = null)
 {
     var settings = new DotNetTestSettings
@@ -148,7 +151,7 @@ void RunSuite(string suite, string baselinePath = null)
     };
     try
     {
-        DotNetTest($"./tests/{suite}/{suite}.csproj", settings);
+        DotNetTest(SuiteProject(suite), settings);
     }
     catch (Exception e)
     {
@@ -191,6 +194,7 @@ Task("Build")
     DotNetBuild(solution, new DotNetBuildSettings { Configuration = configuration });
 });
 
+Task("Test.PerfBudgets").IsDependentOn("Build").Does(() => RunSuite("PerfBudgets"));
 Task("Test.Correctness").IsDependentOn("Build").Does(() => RunSuite("Correctness"));
 Task("Test.Alloc").IsDependentOn("Build").Does(() => RunSuite("Alloc"));
 Task("Test.Cpu").IsDependentOn("Build").Does(() => RunSuite("Cpu"));
@@ -198,6 +202,7 @@ Task("Test.Load").IsDependentOn("Build").Does(() => RunSuite("Load"));
 
 Task("Test")
     .IsDependentOn("Clean.Results")
+    .IsDependentOn("Test.PerfBudgets")
     .IsDependentOn("Test.Correctness")
     .IsDependentOn("Test.Alloc")
     .IsDependentOn("Test.Cpu")
@@ -595,6 +600,7 @@ Task("Baseline")
 Task("Default")
     .IsDependentOn("Build")
     .IsDependentOn("Clean.Results")
+    .IsDependentOn("Test.PerfBudgets")
     .IsDependentOn("Test.Correctness")
     .IsDependentOn("Test.Alloc")
     .IsDependentOn("Test.Cpu")

@@ -6,13 +6,14 @@ namespace PerfGate.Bench;
 
 /// <summary>
 /// BenchmarkDotNet entry point (not part of CI): <c>dotnet run -c Release --project bench -- --filter '*'</c>.
-/// Commands that are not BenchmarkDotNet runs (e.g. <c>json-scaling</c>) are dispatched by name first.
+/// Commands that are not BenchmarkDotNet runs (<c>json-scaling</c>, the <c>hpack</c> interop command) are dispatched by name first.
 /// </summary>
 public static class Program
 {
     private static readonly Dictionary<string, Func<string[], Task<int>>> Commands = new(StringComparer.Ordinal)
     {
         ["json-scaling"] = Json.JsonScalingCommand.RunAsync,
+        ["hpack"] = HPack.HPackCommand.RunAsync,
     };
 
     public static async Task<int> Main(string[] args)

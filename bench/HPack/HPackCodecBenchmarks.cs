@@ -1,5 +1,6 @@
 using System.Text;
 using BenchmarkDotNet.Attributes;
+using PerfGate.Tests.HPackStories;
 using SystemUnderTest.HPack;
 
 namespace PerfGate.Bench.HPack;

@@ -1,5 +1,6 @@
 using System.Globalization;
 using PerfBudgets.Measuring;
+using PerfGate.Tests.HPackStories;
 using PerfGate.Tests.Workloads;
 using SystemUnderTest.HPack;
 using SystemUnderTest.IO;

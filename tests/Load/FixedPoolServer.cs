@@ -44,6 +44,13 @@ public sealed class FixedPoolServer : IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// Where load goes: the server <c>LOAD_TARGET_URL</c> names, else this one. A pool that cannot grow makes a blocked
+    /// thread lost capacity in every attempt, so a rate or efficiency does not depend on how fast the pool grew.
+    /// </summary>
+    public async Task<Uri> TargetAsync(CancellationToken cancellationToken) =>
+        LoadTarget.ExternalBaseAddress ?? (await GetAsync(cancellationToken)).BaseAddress;
+
     /// <inheritdoc />
     public ValueTask DisposeAsync()
     {

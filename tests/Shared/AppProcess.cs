@@ -7,7 +7,9 @@ namespace PerfGate.Tests;
 /// <summary>
 /// The system under test in a process of its own, on 127.0.0.1 and an ephemeral port. Used where the server must
 /// not share a thread pool with the load generator: a server that blocks its pool threads would otherwise starve the
-/// generator's own socket completions and measure the generator instead of the server.
+/// generator's own socket completions and measure the generator instead of the server. Every child process of the
+/// app starts here: the servers (with the echo service, runtime settings in its environment, under Callgrind or not)
+/// and the app's one-shot commands (<see cref="RunCommandAsync"/>).
 /// </summary>
 public sealed partial class AppProcess : IDisposable
 {
@@ -42,34 +44,13 @@ public sealed partial class AppProcess : IDisposable
     public static async Task<AppProcess> StartAsync(TimeSpan startTimeout, CancellationToken cancellationToken,
         bool withEchoService = false, IReadOnlyDictionary<string, string>? environment = null, PerfBudgets.Measuring.CallgrindServer? underCallgrind = null)
     {
-        var args = new List<string> { typeof(Program).Assembly.Location, "--urls", "http://127.0.0.1:0", "--Logging:LogLevel:Default=Warning", "--Logging:LogLevel:Microsoft.Hosting.Lifetime=Information" };
+        var args = new List<string> { "--urls", "http://127.0.0.1:0", "--Logging:LogLevel:Default=Warning", "--Logging:LogLevel:Microsoft.Hosting.Lifetime=Information" };
         if (withEchoService)
         {
             args.AddRange(["--EchoServer:Enabled=true", "--EchoServer:Address=127.0.0.1", "--EchoServer:Port=0", "--Logging:LogLevel:SystemUnderTest.Sockets.Echo.EchoServer=Information"]);
         }
 
-        ProcessStartInfo start;
-        if (underCallgrind is not null)
-        {
-            start = underCallgrind.StartInfo(DotnetHost, args);
-        }
-        else
-        {
-            start = new ProcessStartInfo(DotnetHost)
-            {
-                RedirectStandardOutput = true,
-                RedirectStandardError = true,
-                UseShellExecute = false,
-            };
-            args.ForEach(start.ArgumentList.Add);
-        }
-
-        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
-        {
-            start.Environment[name] = value;
-        }
-
-        var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start the system under test.");
+        var process = Start(args, environment, underCallgrind);
         var listening = new TaskCompletionSource<Uri>(TaskCreationOptions.RunContinuationsAsynchronously);
         var echoListening = new TaskCompletionSource<IPEndPoint?>(TaskCreationOptions.RunContinuationsAsynchronously);
         if (!withEchoService)
@@ -124,8 +105,62 @@ public sealed partial class AppProcess : IDisposable
         }
     }
 
+    /// <summary>
+    /// Runs one of the app's commands (e.g. <c>delay-compare</c>; see its <c>Cli/CommandLine.cs</c>) in a process of its
+    /// own and returns its exit code and what it wrote; a command still running after <paramref name="timeout"/> is killed.
+    /// </summary>
+    public static async Task<(int ExitCode, string Output, string Error)> RunCommandAsync(IReadOnlyList<string> arguments, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        using var process = Start(arguments, environment: null, underCallgrind: null);
+        using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        limit.CancelAfter(timeout);
+        var output = process.StandardOutput.ReadToEndAsync(limit.Token);
+        var error = process.StandardError.ReadToEndAsync(limit.Token);
+        try
+        {
+            await process.WaitForExitAsync(limit.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw;
+        }
+
+        return (process.ExitCode, await output, await error);
+    }
+
     /// <summary>The dotnet host that runs the tests (set by the SDK), else <c>dotnet</c> on PATH.</summary>
     public static string DotnetHost => PerfBudgets.Measuring.InstructionMeter.DotnetHost;
+
+    // The app's built assembly under the dotnet host (or under Callgrind) with its output redirected, and the given
+    // variables added to its environment.
+    private static Process Start(IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment, PerfBudgets.Measuring.CallgrindServer? underCallgrind)
+    {
+        var args = new List<string> { typeof(Program).Assembly.Location };
+        args.AddRange(arguments);
+        ProcessStartInfo start;
+        if (underCallgrind is not null)
+        {
+            start = underCallgrind.StartInfo(DotnetHost, args);
+        }
+        else
+        {
+            start = new ProcessStartInfo(DotnetHost)
+            {
+                RedirectStandardOutput = true,
+                RedirectStandardError = true,
+                UseShellExecute = false,
+            };
+            args.ForEach(start.ArgumentList.Add);
+        }
+
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[name] = value;
+        }
+
+        return Process.Start(start) ?? throw new InvalidOperationException("Could not start the system under test.");
+    }
 
     [GeneratedRegex(@"Now listening on: (http://\S+)")]
     private static partial Regex ListeningLine();

@@ -1,11 +1,9 @@
 using System.Net;
-using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 
 namespace PerfGate.Tests;
 
@@ -35,35 +33,13 @@ public sealed class KestrelApp : IDisposable
     /// <summary>Starts the app; <paramref name="settings"/> override configuration keys (e.g. <c>DelayApi:MaxDelayMilliseconds</c>).</summary>
     public static KestrelApp Start(IReadOnlyDictionary<string, string?>? settings = null)
     {
-        var factory = new WebApplicationFactory<Program>().WithWebHostBuilder(builder =>
-        {
-            // The server logs nothing on the hot path: only warnings and errors reach the test output.
-            builder.ConfigureLogging(logging => logging.SetMinimumLevel(LogLevel.Warning));
-            foreach (var (key, value) in settings ?? new Dictionary<string, string?>())
-            {
-                builder.UseSetting(key, value);
-            }
-        });
+        var factory = AppFactory.Create(settings);
         factory.UseKestrel(options => options.Listen(IPAddress.Loopback, 0));
         factory.StartServer();
         var addresses = factory.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses;
         var address = addresses.Single();
         return new KestrelApp(factory, new Uri(address.EndsWith('/') ? address : address + "/"));
     }
-
-    /// <summary>An HttpClient for load: one connection per concurrent request, no connection recycling.</summary>
-    public static HttpClient CreateLoadClient(Uri baseAddress, int maxConnections) => new(new SocketsHttpHandler
-    {
-        MaxConnectionsPerServer = maxConnections,
-        PooledConnectionLifetime = Timeout.InfiniteTimeSpan,
-        PooledConnectionIdleTimeout = TimeSpan.FromMinutes(5),
-        UseProxy = false,
-        AllowAutoRedirect = false,
-    })
-    {
-        BaseAddress = baseAddress,
-        Timeout = TimeSpan.FromSeconds(30),
-    };
 
     /// <inheritdoc />
     public void Dispose() => _factory.Dispose();

@@ -14,7 +14,6 @@ internal static class CommandLine
         ["delay-compare"] = DelayCompareAsync,
         ["socket-loop"] = Sockets.SocketLoopCommand.RunAsync,
         ["file-copy"] = IO.FileCopyCommand.RunAsync,
-        ["hpack"] = HPack.HPackCommand.RunAsync,
     };
 
     /// <summary>True when the first argument names a command rather than a host option.</summary>

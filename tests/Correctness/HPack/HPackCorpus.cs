@@ -1,4 +1,4 @@
-using SystemUnderTest.HPack;
+using PerfGate.Tests.HPackStories;
 
 namespace PerfGate.Tests.Correctness.HPack;
 

@@ -1,6 +1,6 @@
 using System.Globalization;
 using PerfBudgets;
-using SystemUnderTest.HPack;
+using PerfGate.Tests.HPackStories;
 
 namespace PerfGate.Tests.Correctness.HPack;
 

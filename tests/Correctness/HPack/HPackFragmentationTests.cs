@@ -1,3 +1,4 @@
+using PerfGate.Tests.HPackStories;
 using SystemUnderTest.HPack;
 
 namespace PerfGate.Tests.Correctness.HPack;

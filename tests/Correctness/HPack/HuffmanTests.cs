@@ -1,3 +1,4 @@
+using PerfGate.Tests.HPackStories;
 using SystemUnderTest.HPack;
 using static PerfGate.Tests.Correctness.HPack.HPackTestData;
 

@@ -3,6 +3,7 @@ using PerfBudgets.Diagnosing;
 using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using PerfGate.Tests.Cpu.Counted;
+using PerfGate.Tests.HPackStories;
 using PerfGate.Tests.Workloads;
 using SystemUnderTest.HPack;
 

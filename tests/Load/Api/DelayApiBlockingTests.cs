@@ -19,7 +19,7 @@ public sealed class DelayApiBlockingTests(FixedPoolServer server, ITestOutputHel
         var ms = _gate.Book.IntParameter("Load.Blocking.Api.DelayMs");
         var path = string.Create(CultureInfo.InvariantCulture, $"api/delay/async?ms={ms}");
         var expected = string.Create(CultureInfo.InvariantCulture, $"Hello World,{ms}");
-        using var client = KestrelApp.CreateLoadClient(app.BaseAddress, copies);
+        using var client = LoadClient.Create(app.BaseAddress, copies);
 
         await BlockingCheck.CheckAsync(_gate, output, app.ProcessId, "Api.DelayAsync", "request", async (_, ct) =>
         {

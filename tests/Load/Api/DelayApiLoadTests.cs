@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using PerfBudgets;
 using PerfBudgets.Load;
@@ -18,7 +17,7 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
     {
         var copies = _gate.Book.IntParameter("Load.Api.DelayAsync.Copies");
         var delay = TimeSpan.FromMilliseconds(_gate.Book.IntParameter("Load.Api.DelayAsync.DelayMs"));
-        using var client = KestrelApp.CreateLoadClient(await TargetAsync(), copies);
+        using var client = LoadClient.Create(await server.TargetAsync(TestContext.Current.CancellationToken), copies);
 
         var result = await RunAsync(client, "Api.DelayAsync", "async", copies, delay);
 
@@ -40,7 +39,7 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
         // The server runs in a process of its own: blocked pool threads in the server must not also starve the
         // load generator's socket completions, or the run measures the generator (as it would with NBomber, wrk).
         using var server = LoadTarget.IsExternal ? null : await AppProcess.StartAsync(TimeSpan.FromSeconds(60), TestContext.Current.CancellationToken);
-        using var client = KestrelApp.CreateLoadClient(server?.BaseAddress ?? LoadTarget.ExternalBaseAddress!, copies);
+        using var client = LoadClient.Create(server?.BaseAddress ?? LoadTarget.ExternalBaseAddress!, copies);
 
         // Async first: the blocking run grows the thread pool, which would flatter an async run after it.
         var asyncRun = await RunAsync(client, "Api.AsyncVsBlocking.Async", "async", copies, delay);
@@ -76,11 +75,6 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
             string.Create(CultureInfo.InvariantCulture, $"{asyncRps:N0} / {blockingRps:N0} req/s, {requests} x {ms} ms"));
     }
 
-    // LOAD_TARGET_URL, or the fixed-pool server: a pool that cannot grow makes a blocked thread lost capacity in every
-    // attempt, and the efficiency does not depend on how fast the pool grew.
-    private async Task<Uri> TargetAsync() =>
-        LoadTarget.ExternalBaseAddress ?? (await server.GetAsync(TestContext.Current.CancellationToken)).BaseAddress;
-
     private async Task<LoadResult> RunAsync(HttpClient client, string name, string endpoint, int copies, TimeSpan delay)
     {
         var path = string.Create(CultureInfo.InvariantCulture, $"api/delay/{endpoint}?ms={(int)delay.TotalMilliseconds}");
@@ -101,35 +95,10 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
 
     private static async Task<(double AsyncRps, double BlockingRps)> RunDelayCompareAsync(int requests, int ms)
     {
-        var app = typeof(Program).Assembly.Location;
-        var start = new ProcessStartInfo(AppProcess.DotnetHost)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (var arg in new[] { app, "delay-compare", "--requests", requests.ToString(CultureInfo.InvariantCulture), "--ms", ms.ToString(CultureInfo.InvariantCulture) })
-        {
-            start.ArgumentList.Add(arg);
-        }
-
-        using var process = Process.Start(start)!;
-        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
-        timeout.CancelAfter(TimeSpan.FromMinutes(2));
-        var stdout = process.StandardOutput.ReadToEndAsync(timeout.Token);
-        var stderr = process.StandardError.ReadToEndAsync(timeout.Token);
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
-
-        var text = await stdout;
-        process.ExitCode.Should().Be(0, await stderr);
+        var (exitCode, text, error) = await AppProcess.RunCommandAsync(
+            ["delay-compare", "--requests", requests.ToString(CultureInfo.InvariantCulture), "--ms", ms.ToString(CultureInfo.InvariantCulture)],
+            TimeSpan.FromMinutes(2), TestContext.Current.CancellationToken);
+        exitCode.Should().Be(0, error);
         var line = text.Split('\n').Single(l => l.StartsWith("result ", StringComparison.Ordinal));
         var values = line["result ".Length..].Split(' ', StringSplitOptions.RemoveEmptyEntries)
             .Select(kv => kv.Split('='))
@@ -143,7 +112,7 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
         var rate = _gate.Book.Parameter("Load.Api.DelayAsync.Open.RequestsPerSecond");
         var delayMs = _gate.Book.IntParameter("Load.Api.DelayAsync.DelayMs");
         var expected = System.Text.Encoding.UTF8.GetBytes(string.Create(CultureInfo.InvariantCulture, $"Hello World,{delayMs}"));
-        using var client = KestrelApp.CreateLoadClient(await TargetAsync(), _gate.Book.IntParameter("Load.Open.MaxConnections"));
+        using var client = LoadClient.Create(await server.TargetAsync(TestContext.Current.CancellationToken), _gate.Book.IntParameter("Load.Open.MaxConnections"));
 
         // At a fixed arrival rate each request should take the endpoint's own delay and little more; a server that
         // blocks, spins or queues adds to every request due behind it, and the p99 (from the due time) shows it.

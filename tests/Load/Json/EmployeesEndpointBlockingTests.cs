@@ -20,7 +20,7 @@ public sealed class EmployeesEndpointBlockingTests(FixedPoolServer server, ITest
     public async Task Json_Endpoint_Employees9_never_blocks_a_pool_thread()
     {
         var app = await BlockingCheck.ServerAsync(server, _gate, "Json.Endpoint.Employees9", "request");
-        using var client = KestrelApp.CreateLoadClient(app.BaseAddress, _gate.Book.IntParameter("Load.Blocking.Copies"));
+        using var client = LoadClient.Create(app.BaseAddress, _gate.Book.IntParameter("Load.Blocking.Copies"));
 
         await BlockingCheck.CheckAsync(_gate, output, app.ProcessId, "Json.Endpoint.Employees9", "request", async (_, ct) =>
         {
@@ -33,7 +33,7 @@ public sealed class EmployeesEndpointBlockingTests(FixedPoolServer server, ITest
     public async Task Json_Endpoint_Echo9_never_blocks_a_pool_thread()
     {
         var app = await BlockingCheck.ServerAsync(server, _gate, "Json.Endpoint.Echo9", "request");
-        using var client = KestrelApp.CreateLoadClient(app.BaseAddress, _gate.Book.IntParameter("Load.Blocking.Copies"));
+        using var client = LoadClient.Create(app.BaseAddress, _gate.Book.IntParameter("Load.Blocking.Copies"));
 
         // The 9-employee list goes in and must come back byte for byte.
         await BlockingCheck.CheckAsync(_gate, output, app.ProcessId, "Json.Endpoint.Echo9", "request", async (_, ct) =>

@@ -18,7 +18,7 @@ public sealed class EmployeesEndpointLoadTests(FixedPoolServer server, ITestOutp
         var duration = TimeSpan.FromSeconds(_gate.Book.Parameter("Load.DurationSeconds"));
         var expected = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
         using var target = LoadTarget.Acquire();
-        using var client = KestrelApp.CreateLoadClient(target.BaseAddress, copies);
+        using var client = LoadClient.Create(target.BaseAddress, copies);
 
         // A request counts only when it answers 200 with exactly the 9-employee list.
         var scenario = new LoadScenario("Json.Endpoint.Employees9", copies, warmUp, duration, async (_, ct) =>
@@ -45,9 +45,8 @@ public sealed class EmployeesEndpointLoadTests(FixedPoolServer server, ITestOutp
     {
         var rate = _gate.Book.Parameter("Load.Json.Employees9.Open.RequestsPerSecond");
         var expected = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
-        // LOAD_TARGET_URL, or the fixed-pool server, where a blocked thread is lost capacity in every attempt.
-        var target = LoadTarget.ExternalBaseAddress ?? (await server.GetAsync(TestContext.Current.CancellationToken)).BaseAddress;
-        using var client = KestrelApp.CreateLoadClient(target, _gate.Book.IntParameter("Load.Open.MaxConnections"));
+        var target = await server.TargetAsync(TestContext.Current.CancellationToken);
+        using var client = LoadClient.Create(target, _gate.Book.IntParameter("Load.Open.MaxConnections"));
 
         await OpenModelSlo.CheckAsync(_gate, output, "Json.Endpoint.Employees9.Open", rate, HttpLoadStep.Get(client, "api/employees?count=9", expected));
     }

@@ -1,4 +1,5 @@
 using System.Text;
+using PerfGate.Tests.HPackStories;
 using SystemUnderTest.HPack;
 
 namespace PerfGate.Tests.Workloads;

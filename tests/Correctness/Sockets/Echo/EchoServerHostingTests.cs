@@ -1,4 +1,3 @@
-using Microsoft.AspNetCore.Mvc.Testing;
 using Microsoft.Extensions.DependencyInjection;
 using SystemUnderTest.Sockets.Echo;
 
@@ -9,9 +8,7 @@ public sealed class EchoServerHostingTests
     [Fact]
     public async Task The_app_runs_the_echo_service_when_enabled()
     {
-        await using var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b
-            .UseSetting("EchoServer:Enabled", "true")
-            .UseSetting("EchoServer:Port", "0"));
+        await using var app = AppFactory.Create(new Dictionary<string, string?> { ["EchoServer:Enabled"] = "true", ["EchoServer:Port"] = "0" });
         var server = app.Services.GetRequiredService<EchoServerHost>().Server;
 
         server.Should().NotBeNull();
@@ -24,7 +21,7 @@ public sealed class EchoServerHostingTests
     [Fact]
     public async Task The_echo_service_is_off_by_default()
     {
-        await using var app = new WebApplicationFactory<Program>();
+        await using var app = AppFactory.Create();
 
         app.Services.GetRequiredService<EchoServerHost>().Server.Should().BeNull();
     }
@@ -32,7 +29,7 @@ public sealed class EchoServerHostingTests
     [Fact]
     public async Task Bad_echo_settings_stop_the_app_from_starting()
     {
-        await using var app = new WebApplicationFactory<Program>().WithWebHostBuilder(b => b.UseSetting("EchoServer:MaxFrameBytes", "-5"));
+        await using var app = AppFactory.Create(new Dictionary<string, string?> { ["EchoServer:MaxFrameBytes"] = "-5" });
 
         var start = () => app.Services;
 

@@ -1,0 +1,54 @@
+using PerfBudgets.Budgets;
+
+namespace PerfBudgets.Tests;
+
+public sealed class BudgetKindTests
+{
+    [Theory]
+    [InlineData("allocated-bytes-per-op", BudgetDirection.AtMost, UnitFamily.Bytes, false, false, true)]
+    [InlineData("bytes-max", BudgetDirection.AtMost, UnitFamily.Bytes, false, false, false)]
+    [InlineData("ratio-max", BudgetDirection.AtMost, UnitFamily.Ratio, false, false, false)]
+    [InlineData("p99-ms-max", BudgetDirection.AtMost, UnitFamily.Time, false, true, true)]
+    [InlineData("errors-max", BudgetDirection.AtMost, UnitFamily.Count, false, false, true)]
+    [InlineData("instructions-max", BudgetDirection.AtMost, UnitFamily.Instructions, true, false, true)]
+    [InlineData("syscalls-max", BudgetDirection.AtMost, UnitFamily.SystemCalls, true, false, true)]
+    [InlineData("blocked-ms-max", BudgetDirection.AtMost, UnitFamily.Time, false, false, true)]
+    [InlineData("requests-per-second-min", BudgetDirection.AtLeast, UnitFamily.Rate, false, true, true)]
+    [InlineData("efficiency-min", BudgetDirection.AtLeast, UnitFamily.Ratio, false, true, true)]
+    [InlineData("ratio-min", BudgetDirection.AtLeast, UnitFamily.Ratio, false, true, true)]
+    public void A_kind_carries_its_direction_unit_family_and_behaviour(
+        string name, BudgetDirection direction, UnitFamily family, bool counted, bool wallClock, bool dependsOnCodeGeneration)
+    {
+        BudgetKind.TryParse(name, out var kind).Should().BeTrue();
+        kind!.Name.Should().Be(name);
+        (kind.Direction, kind.Family, kind.IsCounted, kind.IsWallClock, kind.DependsOnCodeGeneration)
+            .Should().Be((direction, family, counted, wallClock, dependsOnCodeGeneration));
+    }
+
+    [Fact]
+    public void Every_kind_is_parsed_back_to_the_same_instance_and_an_unknown_name_is_not()
+    {
+        BudgetKind.All.Should().HaveCount(16);
+        foreach (var kind in BudgetKind.All)
+        {
+            BudgetKind.TryParse(kind.Name, out var parsed).Should().BeTrue();
+            parsed.Should().BeSameAs(kind);
+        }
+
+        BudgetKind.TryParse("info", out _).Should().BeFalse("an observed figure is not a budget kind");
+        BudgetKind.TryParse("cpu-max", out _).Should().BeFalse();
+        BudgetKind.TryParse(null, out _).Should().BeFalse();
+    }
+
+    [Theory]
+    [InlineData("allocated-bytes-per-op", 100, 100, true)]
+    [InlineData("allocated-bytes-per-op", 101, 100, false)]
+    [InlineData("requests-per-second-min", 1000, 1000, true)]
+    [InlineData("requests-per-second-min", 999, 1000, false)]
+    [InlineData("errors-max", double.NaN, 0, false)]
+    public void A_kind_says_which_side_of_the_limit_passes(string name, double measured, double limit, bool met)
+    {
+        BudgetKind.TryParse(name, out var kind).Should().BeTrue();
+        kind!.IsMet(measured, limit).Should().Be(met);
+    }
+}

@@ -1,0 +1,96 @@
+using PerfBudgets.Measuring;
+using PerfBudgets.Tests.Support;
+
+namespace PerfBudgets.Tests.Measuring;
+
+// Reading Callgrind's output format (a vector kept as data) and naming JIT-compiled code from a perf map.
+public sealed class CallgrindProfileTests : IDisposable
+{
+    private static readonly string Sample = Path.Combine(AppContext.BaseDirectory, "TestVectors", "callgrind.out.sample");
+    private readonly TemporaryDirectory _folder = new();
+
+    public void Dispose() => _folder.Dispose();
+
+    [Fact]
+    public void A_profile_gives_its_trigger_totals_and_exclusive_counts()
+    {
+        var profile = CallgrindProfile.Read(Sample);
+
+        profile.Trigger.Should().Be("Client Request: perfbudgets:Demo.Work:100:0");
+        profile.Instructions.Should().Be(1500);
+        profile.SystemCalls.Should().Be(7);
+        profile.ExclusiveInstructions.Should().BeEquivalentTo(new Dictionary<string, long>
+        {
+            ["0x0000000050001010"] = 1150,
+            ["0x0000000050002000"] = 300,
+            ["clock_gettime@@GLIBC_2.17"] = 30,
+            ["send"] = 20,
+        }, "a call's inclusive cost line belongs to the callee, and a name given once is reused by its id");
+        profile.ExclusiveSystemCalls.Should().BeEquivalentTo(new Dictionary<string, long>
+        {
+            ["0x0000000050002000"] = 2,
+            ["clock_gettime@@GLIBC_2.17"] = 3,
+            ["send"] = 2,
+        });
+    }
+
+    [Fact]
+    public void Clock_reads_and_thread_synchronization_are_not_counted_as_system_calls()
+    {
+        InstructionMeter.IsTimingDependentSystemCall("clock_gettime@@GLIBC_2.17").Should().BeTrue();
+        InstructionMeter.IsTimingDependentSystemCall("__futex_abstimed_wait_common").Should().BeTrue();
+        InstructionMeter.IsTimingDependentSystemCall("pthread_cond_signal@@GLIBC_2.3.2").Should().BeTrue();
+        InstructionMeter.IsTimingDependentSystemCall("send").Should().BeFalse();
+        InstructionMeter.IsTimingDependentSystemCall("__libc_recv").Should().BeFalse();
+        InstructionMeter.IsTimingDependentSystemCall("nanosleep").Should().BeFalse("a sleep is a change in the code");
+    }
+
+    [Fact]
+    public void A_file_that_is_not_a_profile_is_refused()
+    {
+        Directory.CreateDirectory(_folder.Path);
+        var path = Path.Combine(_folder.Path, "callgrind.out.1");
+        File.WriteAllText(path, "version: 1\ncreator: callgrind-3.19.0\n");
+
+        var act = () => CallgrindProfile.Read(path);
+
+        act.Should().Throw<InstructionMeterException>().WithMessage("*is not a Callgrind profile*");
+    }
+
+    [Fact]
+    public void A_perf_map_names_the_method_around_an_address()
+    {
+        Directory.CreateDirectory(_folder.Path);
+        var path = Path.Combine(_folder.Path, "perf-1.map");
+        File.WriteAllText(path, """
+            0x50001000 40 instance void [SystemUnderTest] SystemUnderTest.HPack.HPackDecoder::Decode(valuetype System.ReadOnlySpan`1<uint8>,bool,class SystemUnderTest.HPack.IHPackHeaderHandler)[Optimized]
+            0x50002000 20 stub<12> AllocateTemporaryEntryPoints<PRECODE_STUB>
+            not a line of a perf map
+            """);
+
+        var map = PerfMap.Read(path);
+
+        map.Count.Should().Be(2);
+        map.Resolve("0x0000000050001010").Should().Be("SystemUnderTest.HPack.HPackDecoder::Decode");
+        map.Resolve("0x0000000050002008").Should().StartWith("stub<12>");
+        map.Resolve("0x0000000050003000").Should().BeNull("no range covers it");
+        map.Resolve("memcpy").Should().Be("memcpy", "a native symbol is already a name");
+    }
+
+    [Fact]
+    public void Client_requests_are_no_ops_outside_Valgrind()
+    {
+        CallgrindRequests.IsRunningOnValgrind.Should().BeFalse();
+        var act = () =>
+        {
+            CallgrindRequests.StartInstrumentation();
+            CallgrindRequests.ZeroStats();
+            CallgrindRequests.ToggleCollect();
+            CallgrindRequests.ToggleCollect();
+            CallgrindRequests.DumpStatsAt("perfbudgets:test:1:0");
+            CallgrindRequests.StopInstrumentation();
+        };
+
+        act.Should().NotThrow();
+    }
+}
