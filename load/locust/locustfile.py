@@ -32,7 +32,9 @@ def _check(response, expected_body: bytes) -> None:
     if response.status_code != 200:
         response.failure(f"status {response.status_code}")
     elif response.content != expected_body:
-        response.failure(f"wrong body ({len(response.content or b'')} bytes, expected {len(expected_body)})")
+        body = response.content or b""
+        first = next((i for i, (a, b) in enumerate(zip(body, expected_body)) if a != b), min(len(body), len(expected_body)))
+        response.failure(f"wrong body ({len(body)} bytes, expected {len(expected_body)}; first difference at byte {first})")
     else:
         response.success()
 
