@@ -27,6 +27,17 @@ var failedSuites = new List<string>();
 var crossCheckCopies = Argument("crosscheck-copies", 16);
 var crossCheckSeconds = Argument("crosscheck-seconds", 10);
 
+// Load.Distributed (Locust master and workers). --target names the Cake target, so the server is --target-url.
+var locustWorkers = Argument("workers", 2);
+var locustExpectWorkers = Argument("expect-workers", locustWorkers);
+var locustTargetUrl = Argument("target-url", string.Empty);
+var locustMasterBind = Argument("master-bind", "127.0.0.1");
+var locustMasterPort = Argument("master-port", 0);
+var locustUsers = Argument("users", 16);
+var locustSeconds = Argument("locust-seconds", 10);
+var locustWarmUpSeconds = Argument("locust-warmup-seconds", 3);
+var locustNetns = Argument("netns", false);
+
 string FindOnPath(string name) =>
     (EnvironmentVariable("PATH") ?? string.Empty).Split(System.IO.Path.PathSeparator)
         .Select(dir => System.IO.Path.Combine(dir, name))
@@ -449,6 +460,157 @@ Task("Load.CrossCheck")
     {
         server.Kill(entireProcessTree: true);
         server.WaitForExit();
+    }
+});
+
+Task("Load.Distributed")
+    .Description("Distributed load on Locust: a master and --workers=N workers (default 2), headless, run GET /api/employees?count=9 (load/locust/locustfile.py, class Employees9) against --target-url=URL or the system under test started here in Release; a warm-up run, then a measured run whose CSV statistics perfbudgets locust gates against Json.Endpoint.Employees9.Distributed.* and records in results.json. --netns=true runs server, master and two workers in network namespaces of their own (load/locust/netns-run.sh, root). Needs Locust (apt-get install python3-locust). Not part of Default or CI.")
+    .Does(() =>
+{
+    var locust = FindOnPath("locust");
+    if (locust == null)
+    {
+        throw new Exception("Load.Distributed needs Locust, and there is no `locust` on PATH. Install it: `sudo apt-get install python3-locust` (Debian/Ubuntu, 2.12.1; load/locust/run_locust.py works around its empty version string) or `pip install locust`; then run `dotnet cake --target=Load.Distributed` again.");
+    }
+
+    // The interpreter that runs the locust command is the one that can import locust (a pyenv python3 on PATH may not).
+    var shebang = System.IO.File.ReadLines(locust).FirstOrDefault() ?? string.Empty;
+    var python = shebang.StartsWith("#!") && !shebang.Contains("/env ") ? shebang.Substring(2).Trim() : "python3";
+    if (locustWorkers < 0 || locustExpectWorkers < 1 || locustUsers < 1 || locustSeconds < 1 || locustSeconds > 3600 || locustWarmUpSeconds < 0 || locustWarmUpSeconds > 600)
+    {
+        throw new Exception("Load.Distributed: --workers ≥ 0, --expect-workers ≥ 1, --users ≥ 1, --locust-seconds 1 to 3600 and --locust-warmup-seconds 0 to 600.");
+    }
+
+    DotNetBuild("./src/SystemUnderTest/SystemUnderTest.csproj", new DotNetBuildSettings { Configuration = "Release" });
+    DotNetBuild(tool, new DotNetBuildSettings { Configuration = "Release" });
+    var toolDll = MakeAbsolute(File("./src/PerfBudgets.Tool/bin/Release/net10.0/PerfBudgets.Tool.dll")).FullPath;
+    var launcher = MakeAbsolute(File("./load/locust/run_locust.py")).FullPath;
+    var locustfile = MakeAbsolute(File("./load/locust/locustfile.py")).FullPath;
+    var csvFolder = MakeAbsolute(budgetResults + Directory("locust")).FullPath;
+    System.IO.Directory.CreateDirectory(csvFolder);
+    const string scenario = "Json.Endpoint.Employees9.Distributed";
+
+    void Gate(string measuredPrefix, string warmUpPrefix, string phases)
+    {
+        var environment = SuiteEnvironment(baseline);
+        var arguments = new ProcessArgumentBuilder().AppendQuoted(toolDll).Append("locust").AppendQuoted(measuredPrefix)
+            .Append("--scenario").Append(scenario).Append("--users").Append(locustUsers.ToString())
+            .Append("--phases").AppendQuoted(phases).Append("--budgets").AppendQuoted(MakeAbsolute(File("./budgets.json")).FullPath);
+        if (warmUpPrefix != null) arguments.Append("--warmup-prefix").AppendQuoted(warmUpPrefix);
+        var exit = StartProcess("dotnet", new ProcessSettings { Arguments = arguments, EnvironmentVariables = environment });
+        if (exit != 0)
+        {
+            throw new Exception($"Load.Distributed: a {scenario} budget is broken or the statistics could not be read (perfbudgets locust exited with {exit}; see above).");
+        }
+    }
+
+    if (locustNetns)
+    {
+        // Server, master and two workers each in a network namespace of its own, joined by veth pairs to a bridge in
+        // another; the script creates them, runs the warm-up and measured runs, and removes them whatever happens.
+        var prefix = System.IO.Path.Combine(csvFolder, "netns");
+        var exit = StartProcess("bash", new ProcessSettings
+        {
+            Arguments = new ProcessArgumentBuilder().AppendQuoted(MakeAbsolute(File("./load/locust/netns-run.sh")).FullPath)
+                .Append(locustUsers.ToString()).Append(locustWarmUpSeconds.ToString()).Append(locustSeconds.ToString()).AppendQuoted(prefix),
+            EnvironmentVariables = new Dictionary<string, string> { ["PYTHON"] = python },
+        });
+        if (exit != 0) throw new Exception($"Load.Distributed --netns: load/locust/netns-run.sh exited with {exit}.");
+        Gate(prefix + "-measured", locustWarmUpSeconds > 0 ? prefix + "-warmup" : null,
+            $"Locust 2 workers + master + server in 4 network namespaces, {locustUsers} users (closed, no wait), {locustWarmUpSeconds} s warm-up run + {locustSeconds} s");
+        return;
+    }
+
+    System.Diagnostics.Process server = null;
+    var url = locustTargetUrl;
+    if (string.IsNullOrEmpty(url))
+    {
+        var port = FreeLoopbackPort();
+        url = $"http://127.0.0.1:{port}";
+        server = new System.Diagnostics.Process { StartInfo = new System.Diagnostics.ProcessStartInfo("dotnet") { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true } };
+        foreach (var a in new[] { MakeAbsolute(File("./src/SystemUnderTest/bin/Release/net10.0/SystemUnderTest.dll")).FullPath, "--urls", url, "--Logging:LogLevel:Default=Warning" }) server.StartInfo.ArgumentList.Add(a);
+        server.Start();
+        server.BeginOutputReadLine();
+        server.BeginErrorReadLine();
+    }
+
+    try
+    {
+        WaitUntilAnswering(url.TrimEnd('/') + "/api/employees?count=9", TimeSpan.FromSeconds(30));
+        var masterPort = locustMasterPort > 0 ? locustMasterPort : FreeLoopbackPort();
+        var masterHost = locustMasterBind is "0.0.0.0" or "*" ? "127.0.0.1" : locustMasterBind;
+        Information($"Locust at {python}: master on {locustMasterBind}:{masterPort}, {locustWorkers} local workers, {locustExpectWorkers} expected; {locustUsers} users against {url}.");
+        if (locustExpectWorkers > locustWorkers)
+        {
+            Information($"Waiting for {locustExpectWorkers - locustWorkers} more worker(s); on each other machine, from a clone of this repository:{Environment.NewLine}  python3 load/locust/run_locust.py -f load/locust/locustfile.py --worker --master-host <this machine's address> --master-port {masterPort}");
+        }
+
+        // One headless Locust run: the master, then the workers; every process is killed if the run has not ended
+        // 60 s after its run time, so the target always ends.
+        void RunLocust(string prefix, int seconds)
+        {
+            var processes = new List<System.Diagnostics.Process>();
+            System.Diagnostics.Process Start(params string[] arguments)
+            {
+                var info = new System.Diagnostics.ProcessStartInfo(python) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true };
+                foreach (var a in new[] { launcher, "-f", locustfile }.Concat(arguments)) info.ArgumentList.Add(a);
+                var process = System.Diagnostics.Process.Start(info);
+                process.OutputDataReceived += (_, e) => { if (e.Data != null) Verbose(e.Data); };
+                process.ErrorDataReceived += (_, e) => { if (e.Data != null && (e.Data.Contains("ERROR") || e.Data.Contains("WARNING") || e.Data.Contains("Traceback"))) Warning(e.Data); };
+                process.BeginOutputReadLine();
+                process.BeginErrorReadLine();
+                processes.Add(process);
+                return process;
+            }
+
+            try
+            {
+                var master = Start("--master", "--master-bind-host", locustMasterBind, "--master-bind-port", masterPort.ToString(),
+                    "--expect-workers", locustExpectWorkers.ToString(), "--expect-workers-max-wait", "60", "--headless",
+                    "-u", locustUsers.ToString(), "-r", locustUsers.ToString(), "--run-time", $"{seconds}s", "--stop-timeout", "5",
+                    "--csv", prefix, "--csv-full-history", "--only-summary", "--host", url, "Employees9");
+                for (var i = 0; i < locustWorkers; i++)
+                {
+                    Start("--worker", "--master-host", masterHost, "--master-port", masterPort.ToString());
+                }
+
+                if (!master.WaitForExit((seconds + 60 + 60) * 1000))
+                {
+                    throw new Exception($"The Locust master did not end within {seconds + 120} s of a {seconds} s run.");
+                }
+
+                master.WaitForExit();
+                foreach (var worker in processes.Skip(1)) worker.WaitForExit(15_000);
+            }
+            finally
+            {
+                foreach (var process in processes.Where(p => !p.HasExited)) process.Kill(entireProcessTree: true);
+            }
+        }
+
+        string warmUpPrefix = null;
+        if (locustWarmUpSeconds > 0)
+        {
+            // The warm-up is a run of its own (JIT, pools, connections), so the measured run's percentiles are Locust's
+            // own over its whole window; its failures still count.
+            warmUpPrefix = System.IO.Path.Combine(csvFolder, "warmup");
+            Information($"Warm-up run: {locustWarmUpSeconds} s");
+            RunLocust(warmUpPrefix, locustWarmUpSeconds);
+        }
+
+        var measuredPrefix = System.IO.Path.Combine(csvFolder, "measured");
+        Information($"Measured run: {locustSeconds} s");
+        RunLocust(measuredPrefix, locustSeconds);
+        Gate(measuredPrefix, warmUpPrefix,
+            $"Locust {locustExpectWorkers} workers, {locustUsers} users (closed, no wait), {locustWarmUpSeconds} s warm-up run + {locustSeconds} s, {Environment.ProcessorCount} cores");
+    }
+    finally
+    {
+        if (server != null)
+        {
+            server.Kill(entireProcessTree: true);
+            server.WaitForExit();
+        }
     }
 });
 

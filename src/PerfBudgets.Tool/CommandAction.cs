@@ -42,7 +42,7 @@ internal static class CommandAction
 
     // The harness's own exceptions for bad files, and the file system's for files that cannot be read or written.
     private static bool IsBadInput(Exception e) =>
-        e is ToolInputException or BudgetFileException or BaselineFileException or DocTablesException or JsonException or IOException or UnauthorizedAccessException;
+        e is ToolInputException or Load.Locust.LocustStatsException or BudgetFileException or BaselineFileException or DocTablesException or JsonException or IOException or UnauthorizedAccessException;
 
     private static int Report(Exception e)
     {

@@ -12,6 +12,7 @@ internal static class Program
             ReportCommand.Create(),
             CompareCommand.Create(),
             LoadCommand.Create(),
+            LocustCommand.Create(),
             RecordCommand.Create(),
             ProposeCommand.Create(),
             DocsCommand.Create(),
