@@ -673,7 +673,7 @@ Task("Report")
 });
 
 Task("Docs")
-    .Description("Fills the generated tables of docs/*.md (<!-- table: ... --> markers) from artifacts/budgets/results.json and history.jsonl; runs no suite.")
+    .Description("Fills the generated tables of docs/*.md and README.md (<!-- table: ... --> markers) from artifacts/budgets/results.json and history.jsonl; runs no suite.")
     .Does(() =>
 {
     if (!FileExists(budgetResults + File("results.json")))
@@ -682,7 +682,8 @@ Task("Docs")
     }
 
     DotNetRun(tool, new ProcessArgumentBuilder().Append("docs")
-            .AppendQuoted(MakeAbsolute(budgetResults).FullPath).AppendQuoted(MakeAbsolute(Directory("./docs")).FullPath),
+            .AppendQuoted(MakeAbsolute(budgetResults).FullPath).AppendQuoted(MakeAbsolute(Directory("./docs")).FullPath)
+            .Append("--file").AppendQuoted(MakeAbsolute(File("./README.md")).FullPath),
         new DotNetRunSettings { Configuration = configuration });
 });
 

@@ -21,15 +21,22 @@ internal static class DocsCommand
             Description = "The folder of markdown files whose <!-- table: ... --> markers are filled (default docs).",
             DefaultValueFactory = _ => "docs",
         };
-        var command = new Command("docs", "Fills the generated tables of DOCS_DIR/*.md from RESULTS_DIR/results.json and history.jsonl.") { results, docs };
+        var files = new Option<string[]>("--file")
+        {
+            Description = "A markdown file outside DOCS_DIR whose table markers are filled too (e.g. README.md); may be repeated.",
+            DefaultValueFactory = _ => [],
+        };
+        var command = new Command("docs", "Fills the generated tables of DOCS_DIR/*.md (and any --file) from RESULTS_DIR/results.json and history.jsonl.") { results, docs, files };
         command.SetAction(parseResult => CommandAction.Run(() =>
         {
             var resultsDirectory = Path.GetFullPath(parseResult.GetValue(results)!);
             var docsDirectory = Path.GetFullPath(parseResult.GetValue(docs)!);
-            var changed = DocTables.UpdateDirectory(resultsDirectory, docsDirectory);
+            var markdown = Directory.EnumerateFiles(docsDirectory, "*.md", SearchOption.AllDirectories).Order(StringComparer.Ordinal)
+                .Concat(parseResult.GetValue(files)!.Select(Path.GetFullPath));
+            var changed = DocTables.UpdateFiles(resultsDirectory, markdown);
             Console.WriteLine(changed.Count == 0
                 ? $"Docs: every table in {docsDirectory} is up to date with {resultsDirectory}"
-                : $"Docs: rewrote {string.Join(", ", changed.Select(f => Path.GetRelativePath(docsDirectory, f)))}");
+                : $"Docs: rewrote {string.Join(", ", changed.Select(f => Path.GetRelativePath(Environment.CurrentDirectory, f)))}");
             return 0;
         }));
         return command;

@@ -79,10 +79,20 @@ public static partial class DocTables
     public static IReadOnlyList<string> UpdateDirectory(string resultsDirectory, string docsDirectory, string generatedBy = DefaultGeneratedBy)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(docsDirectory);
+        return UpdateFiles(resultsDirectory, Directory.EnumerateFiles(docsDirectory, "*.md", SearchOption.AllDirectories).Order(StringComparer.Ordinal), generatedBy);
+    }
+
+    /// <summary>
+    /// As <see cref="UpdateDirectory"/>, for the markdown files <paramref name="markdownFiles"/> (a README beside the
+    /// docs, say).
+    /// </summary>
+    public static IReadOnlyList<string> UpdateFiles(string resultsDirectory, IEnumerable<string> markdownFiles, string generatedBy = DefaultGeneratedBy)
+    {
+        ArgumentNullException.ThrowIfNull(markdownFiles);
         var data = DocTableData.Load(resultsDirectory);
         // Every file is rewritten in memory first, so a bad marker in one leaves all of them as they were.
         var changed = new List<(string Path, string Text)>();
-        foreach (var file in Directory.EnumerateFiles(docsDirectory, "*.md", SearchOption.AllDirectories).Order(StringComparer.Ordinal))
+        foreach (var file in markdownFiles)
         {
             var text = File.ReadAllText(file);
             var rewritten = Rewrite(text, file, data, generatedBy);
