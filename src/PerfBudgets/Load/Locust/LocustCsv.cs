@@ -1,5 +1,5 @@
 using System.Globalization;
-using System.Text;
+using PerfBudgets.Formats;
 
 namespace PerfBudgets.Load.Locust;
 
@@ -48,7 +48,7 @@ internal sealed class LocustCsv
     public static LocustCsv Parse(string text, string source)
     {
         ArgumentNullException.ThrowIfNull(text);
-        var records = Records(text, source);
+        var records = CsvRecords.Records(text, source, message => new LocustStatsException(message));
         if (records.Count == 0)
         {
             throw new LocustStatsException($"{source} is empty: it has no header row.");
@@ -92,93 +92,4 @@ internal sealed class LocustCsv
 
     /// <summary>The text in column <paramref name="name"/> of <paramref name="row"/>.</summary>
     public string Text(IReadOnlyList<string> row, string name) => row[Column(name)];
-
-    // One pass over the text, character by character; a record ends at an unquoted line break. A blank line is no record.
-    private static List<(int Line, IReadOnlyList<string> Fields)> Records(string text, string source)
-    {
-        var records = new List<(int, IReadOnlyList<string>)>();
-        var fields = new List<string>();
-        var field = new StringBuilder();
-        var line = 1;
-        var recordLine = 1;
-        var quoted = false;       // inside a quoted field
-        var fieldQuoted = false;  // the current field began with a quote
-        var afterQuote = false;   // its closing quote was read: only a comma or a line break may follow
-        for (var i = 0; i < text.Length; i++)
-        {
-            var c = text[i];
-            if (quoted)
-            {
-                if (c == '"' && i + 1 < text.Length && text[i + 1] == '"')
-                {
-                    field.Append('"');
-                    i++;
-                }
-                else if (c == '"')
-                {
-                    quoted = false;
-                    afterQuote = true;
-                }
-                else
-                {
-                    line += c == '\n' ? 1 : 0;
-                    field.Append(c);
-                }
-
-                continue;
-            }
-
-            switch (c)
-            {
-                case '"' when field.Length == 0 && !fieldQuoted:
-                    quoted = true;
-                    fieldQuoted = true;
-                    break;
-                case ',':
-                    fields.Add(field.ToString());
-                    field.Clear();
-                    fieldQuoted = false;
-                    afterQuote = false;
-                    break;
-                case '\r' when i + 1 < text.Length && text[i + 1] == '\n':
-                    break;
-                case '\n' or '\r':
-                    EndRecord();
-                    line++;
-                    recordLine = line;
-                    break;
-                default:
-                    if (afterQuote || c == '"')
-                    {
-                        throw new LocustStatsException(string.Create(CultureInfo.InvariantCulture,
-                            $"{source}, line {line}: {(afterQuote ? "text after a closing quote" : "a quote inside an unquoted field")}."));
-                    }
-
-                    field.Append(c);
-                    break;
-            }
-        }
-
-        if (quoted)
-        {
-            throw new LocustStatsException(string.Create(CultureInfo.InvariantCulture, $"{source}, line {recordLine}: a quoted field is not closed before the end of the file."));
-        }
-
-        EndRecord();
-        return records;
-
-        void EndRecord()
-        {
-            if (fields.Count > 0 || field.Length > 0 || fieldQuoted)
-            {
-                fields.Add(field.ToString());
-                records.Add((recordLine, fields.ToArray()));
-            }
-
-            fields.Clear();
-            field.Clear();
-            fieldQuoted = false;
-            afterQuote = false;
-        }
-    }
 }
