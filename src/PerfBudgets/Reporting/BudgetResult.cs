@@ -38,6 +38,8 @@ public sealed record BudgetResult(
     public BudgetDirection? Direction => BudgetKind.TryParse(Kind, out var kind) ? kind.Direction : null;
 
     /// <summary>True when the figure is within its limit; false for an unmeasured or ungated figure.</summary>
+    /// <remarks>Derived from the figures, so not written to <c>results.json</c>.</remarks>
+    [JsonIgnore]
     public bool IsWithinLimit => Limit is { } limit && BudgetKind.TryParse(Kind, out var kind) && kind.IsMet(Measured, limit);
 
     /// <summary>The comparison with the baseline run (<c>PERF_BASELINE</c>), or null when no baseline was given.</summary>
