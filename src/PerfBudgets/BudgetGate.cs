@@ -1,8 +1,8 @@
 using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
-using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfBudgets;
 

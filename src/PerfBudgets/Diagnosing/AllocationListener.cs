@@ -1,5 +1,5 @@
-using System.Diagnostics.Tracing;
 using System.Diagnostics;
+using System.Diagnostics.Tracing;
 using PerfBudgets.Measuring;
 
 namespace PerfBudgets.Diagnosing;

@@ -1,6 +1,6 @@
 using System.Globalization;
-using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
 
 namespace PerfBudgets.Diagnosing;
 

@@ -1,6 +1,6 @@
 using System.Diagnostics;
-using PerfBudgets.Budgets;
 using System.Globalization;
+using PerfBudgets.Budgets;
 
 namespace PerfBudgets.Measuring;
 

@@ -1,6 +1,6 @@
 using System.Diagnostics;
-using PerfBudgets.Budgets;
 using System.Runtime.InteropServices;
+using PerfBudgets.Budgets;
 
 namespace PerfBudgets.Measuring;
 

@@ -1,8 +1,8 @@
 using System.Text;
-using PerfBudgets.Budgets;
-using PerfBudgets.Reporting.Rendering;
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using PerfBudgets.Budgets;
+using PerfBudgets.Reporting.Rendering;
 
 namespace PerfBudgets.Reporting.Storage;
 
