@@ -31,8 +31,7 @@ internal static class DocsCommand
         {
             var resultsDirectory = Path.GetFullPath(parseResult.GetValue(results)!);
             var docsDirectory = Path.GetFullPath(parseResult.GetValue(docs)!);
-            var markdown = Directory.EnumerateFiles(docsDirectory, "*.md", SearchOption.AllDirectories).Order(StringComparer.Ordinal)
-                .Concat(parseResult.GetValue(files)!.Select(Path.GetFullPath));
+            var markdown = DocTables.MarkdownFiles(docsDirectory).Concat(parseResult.GetValue(files)!.Select(Path.GetFullPath));
             var changed = DocTables.UpdateFiles(resultsDirectory, markdown);
             Console.WriteLine(changed.Count == 0
                 ? $"Docs: every table in {docsDirectory} is up to date with {resultsDirectory}"

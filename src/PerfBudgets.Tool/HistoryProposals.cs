@@ -26,11 +26,9 @@ internal static class HistoryProposals
         var proposals = new List<LimitProposal>();
         foreach (var budget in book.Budgets)
         {
-            var runs = runsByBudget.GetValueOrDefault(budget.Name)?
-                .Where(e => e.Kind == budget.Kind.Name)
-                .GroupBy(e => e.RunId, StringComparer.Ordinal)
-                .Select(run => run.Last().Measured)
-                .ToList();
+            var runs = runsByBudget.GetValueOrDefault(budget.Name) is { } entries
+                ? HistoryEntry.LastPerRun(entries.Where(e => e.Kind == budget.Kind.Name)).Select(e => e.Measured).ToList()
+                : null;
             if (runs is { Count: > 0 })
             {
                 proposals.Add(LimitPolicy.Propose(budget, runs));

@@ -30,4 +30,14 @@ public sealed record HistoryEntry(
         return new HistoryEntry(RunIdentity.RunId, RunIdentity.Commit, result.Budget, result.Kind, result.Measured, result.Limit,
             result.Unit, result.Verdict, result.Profile, result.TimestampUtc);
     }
+
+    /// <summary>
+    /// One entry per run of <paramref name="entries"/> (oldest first), in the order the runs first appear: a run may
+    /// record a budget more than once (a repeated attempt, a suite run twice under one id), and its last entry stands.
+    /// </summary>
+    public static IReadOnlyList<HistoryEntry> LastPerRun(IEnumerable<HistoryEntry> entries)
+    {
+        ArgumentNullException.ThrowIfNull(entries);
+        return entries.GroupBy(e => e.RunId, StringComparer.Ordinal).Select(run => run.Last()).ToList();
+    }
 }

@@ -68,7 +68,7 @@ public sealed class DocTableData
         var latest = all.Count > 0 ? all[^1] : null;
         if (_results.TryGetValue(budget, out var result))
         {
-            var runs = LastPerRun(all.Where(h => h.Profile == result.Profile));
+            var runs = HistoryEntry.LastPerRun(all.Where(h => h.Profile == result.Profile));
             return new DocTables.Row(budget, result.Kind, result.Measured, result.Limit, result.Unit, result.Verdict, result, latest, runs);
         }
 
@@ -78,24 +78,6 @@ public sealed class DocTableData
         }
 
         return new DocTables.Row(budget, latest.Kind, latest.Measured, latest.Limit, latest.Unit, latest.Verdict, null, latest,
-            LastPerRun(all.Where(h => h.Profile == latest.Profile)));
-    }
-
-    // A run may record a budget more than once (a repeated attempt, a suite run twice under one id); its last entry stands.
-    private static List<HistoryEntry> LastPerRun(IEnumerable<HistoryEntry> entries)
-    {
-        var byRun = new Dictionary<string, HistoryEntry>(StringComparer.Ordinal);
-        var order = new List<string>();
-        foreach (var entry in entries)
-        {
-            if (!byRun.ContainsKey(entry.RunId))
-            {
-                order.Add(entry.RunId);
-            }
-
-            byRun[entry.RunId] = entry;
-        }
-
-        return order.Select(id => byRun[id]).ToList();
+            HistoryEntry.LastPerRun(all.Where(h => h.Profile == latest.Profile)));
     }
 }

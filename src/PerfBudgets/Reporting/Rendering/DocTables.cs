@@ -78,8 +78,14 @@ public static partial class DocTables
     /// <exception cref="DocTablesException">A marker is malformed, or its pattern matches no budget.</exception>
     public static IReadOnlyList<string> UpdateDirectory(string resultsDirectory, string docsDirectory, string generatedBy = DefaultGeneratedBy)
     {
+        return UpdateFiles(resultsDirectory, MarkdownFiles(docsDirectory), generatedBy);
+    }
+
+    /// <summary>The markdown files under <paramref name="docsDirectory"/>, in a stable order.</summary>
+    public static IEnumerable<string> MarkdownFiles(string docsDirectory)
+    {
         ArgumentException.ThrowIfNullOrWhiteSpace(docsDirectory);
-        return UpdateFiles(resultsDirectory, Directory.EnumerateFiles(docsDirectory, "*.md", SearchOption.AllDirectories).Order(StringComparer.Ordinal), generatedBy);
+        return Directory.EnumerateFiles(docsDirectory, "*.md", SearchOption.AllDirectories).Order(StringComparer.Ordinal);
     }
 
     /// <summary>
