@@ -14,9 +14,6 @@ namespace PerfBudgets.Measuring;
 /// </remarks>
 public sealed class MeasurementLock : IDisposable
 {
-    /// <summary>Environment variable that overrides the lock file's path (e.g. to separate two unrelated gates).</summary>
-    public const string PathEnvironmentVariable = HarnessEnvironment.MeasurementLockVariable;
-
     private readonly FileStream _file;
 
     private MeasurementLock(FileStream file, TimeSpan waited)
@@ -28,7 +25,7 @@ public sealed class MeasurementLock : IDisposable
     /// <summary>How long <see cref="Acquire"/> waited for another holder.</summary>
     public TimeSpan Waited { get; }
 
-    /// <summary>The lock file: <see cref="PathEnvironmentVariable"/>, else <c>perfbudgets-measurement.lock</c> in the temporary folder.</summary>
+    /// <summary>The lock file: <see cref="HarnessEnvironment.MeasurementLockVariable"/>, else <c>perfbudgets-measurement.lock</c> in the temporary folder.</summary>
     public static string DefaultPath => HarnessEnvironment.MeasurementLockFile is { } path
         ? path
         : Path.Combine(Path.GetTempPath(), "perfbudgets-measurement.lock");

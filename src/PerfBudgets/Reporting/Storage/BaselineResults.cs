@@ -9,12 +9,6 @@ namespace PerfBudgets.Reporting.Storage;
 /// </summary>
 public sealed class BaselineResults
 {
-    /// <summary>Environment variable naming the baseline <c>results.json</c>.</summary>
-    public const string EnvironmentVariable = HarnessEnvironment.BaselineVariable;
-
-    /// <summary>Environment variable that, set to <c>1</c> or <c>true</c>, fails a budget that is worse than the baseline beyond its noise.</summary>
-    public const string StrictEnvironmentVariable = HarnessEnvironment.BaselineStrictVariable;
-
     private readonly Dictionary<string, BudgetResult> _results;
 
     private BaselineResults(string path, Dictionary<string, BudgetResult> results)
@@ -34,7 +28,7 @@ public sealed class BaselineResults
 
     /// <summary>Reads <paramref name="path"/>; a missing, unreadable, malformed or empty file throws <see cref="BaselineFileException"/>.</summary>
     public static BaselineResults Load(string path) =>
-        Load(path, $"{EnvironmentVariable}: baseline", "Point it at the results.json of an earlier run, or unset it.");
+        Load(path, $"{HarnessEnvironment.BaselineVariable}: baseline", "Point it at the results.json of an earlier run, or unset it.");
 
     /// <summary>
     /// Reads <paramref name="path"/> as the results of a run named <paramref name="role"/> in error messages (for
