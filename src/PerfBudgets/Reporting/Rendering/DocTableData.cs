@@ -68,7 +68,9 @@ public sealed class DocTableData
         var latest = all.Count > 0 ? all[^1] : null;
         if (_results.TryGetValue(budget, out var result))
         {
-            var runs = HistoryEntry.LastPerRun(all.Where(h => h.Profile == result.Profile));
+            // Runs against another limit measured another recording (a counted budget re-recorded) or another
+            // policy, so the history columns cover the runs since the current limit was set.
+            var runs = HistoryEntry.LastPerRun(all.Where(h => h.Profile == result.Profile && h.Limit == result.Limit));
             return new DocTables.Row(budget, result.Kind, result.Measured, result.Limit, result.Unit, result.Verdict, result, latest, runs);
         }
 
@@ -78,6 +80,6 @@ public sealed class DocTableData
         }
 
         return new DocTables.Row(budget, latest.Kind, latest.Measured, latest.Limit, latest.Unit, latest.Verdict, null, latest,
-            HistoryEntry.LastPerRun(all.Where(h => h.Profile == latest.Profile)));
+            HistoryEntry.LastPerRun(all.Where(h => h.Profile == latest.Profile && h.Limit == latest.Limit)));
     }
 }

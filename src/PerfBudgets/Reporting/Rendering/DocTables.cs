@@ -33,7 +33,7 @@ namespace PerfBudgets.Reporting.Rendering;
 /// <c>budget</c> (the name), <c>kind</c>, <c>measured</c>, <c>limit</c> (with ≤ or ≥ from the kind's direction),
 /// <c>unit</c>, <c>headroom</c> (how far the figure is inside its limit, as a percentage of the limit; negative when
 /// broken, <c>exact</c> for 0 against a 0 limit), <c>verdict</c>; and from the history: <c>runs</c> (runs that
-/// measured the budget, counting each run's last entry), <c>failed</c> (those of them that failed), <c>min</c>,
+/// measured the budget against its current limit, counting each run's last entry), <c>failed</c> (those of them that failed), <c>min</c>,
 /// <c>median</c>, <c>max</c> (over the runs that did not fail, so a deliberate break does not set the range) and
 /// <c>spread</c> (max ÷ min − 1). Runs recorded under another profile than the result's, and not-measured entries,
 /// are left out.
@@ -46,6 +46,8 @@ namespace PerfBudgets.Reporting.Rendering;
 /// <c>&lt;!-- table: csv PATH [COLUMN...] --&gt;</c>, PATH relative to the markdown file, COLUMNs by header name
 /// (default all). Lines before the header that start with <c>#</c> are the file's provenance, printed under the
 /// table; numeric cells are formatted like every other figure, and <c>_</c> in a header reads as a space.
+/// <c>&lt;!-- table: csv PATH [COLUMN...] join OTHER COLUMN... --&gt;</c> adds columns of a second file to each row
+/// of the first, matched on the first column of each (a dash where the second has no such row).
 /// </para>
 /// <para>
 /// Under each table one line names the command that generated it and, for budget tables, the machine of the run
@@ -230,7 +232,7 @@ public static partial class DocTables
         return words switch
         {
             ["budgets", var patterns, .. var columns] => RenderBudgets(patterns, columns, path, lineNumber, data, generatedBy),
-            ["csv", var file, .. var columns] => RenderCsv(file, columns, path, lineNumber, generatedBy),
+            ["csv", _, ..] => RenderCsv(words[1..], path, lineNumber, generatedBy),
             _ => throw new DocTablesException($"{path}:{lineNumber}: malformed table marker '{spec.Trim()}': expected 'budgets PATTERN [COLUMN...]' or 'csv PATH [COLUMN...]'"),
         };
     }
@@ -287,7 +289,7 @@ public static partial class DocTables
 
         if (data.HasHistory)
         {
-            text.Append("; history: every run in history.jsonl that measured the budget, failed runs counted but left out of min–max");
+            text.Append("; history: every run in history.jsonl that measured the budget against its current limit, failed runs counted but left out of min–max");
         }
 
         return text.Append('.').ToString();
