@@ -17,11 +17,11 @@ namespace PerfBudgets.Measuring;
 /// </para>
 /// <para>
 /// Requests go one at a time, and the next is sent only once the server has gone quiet (no thread running or waiting
-/// for a core, and its CPU clock still for a millisecond). Without that pause, the path a request takes depends on a race: whether it arrives while the server
-/// is still finishing the previous one (its next read completes at once) or after (the read waits, and the socket
-/// engine wakes a pool thread). Under Valgrind's slowdown that race went both ways, and the echo service's count per
-/// frame moved by half between runs. With the pause every request takes the idle server's path, as on a server
-/// between requests.
+/// for a core, and its CPU clock still for a millisecond). Without that pause, the path a request takes depends on a
+/// race: whether it arrives while the server is still finishing the previous one (its next read completes at once) or
+/// after (the read waits, and the socket engine wakes a pool thread). Under Valgrind's slowdown that race went both
+/// ways, and the echo service's count per frame moved by half between runs. With the pause every request takes the idle
+/// server's path, as on a server between requests.
 /// </para>
 /// </remarks>
 public sealed class CallgrindServer : IDisposable
