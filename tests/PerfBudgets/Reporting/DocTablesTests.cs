@@ -158,9 +158,7 @@ public sealed class DocTablesTests : IDisposable
     [Fact]
     public void A_csv_table_renders_the_data_file_with_its_provenance_and_formatted_figures()
     {
-        var docs = Path.Combine(_folder.Path, "docs");
-        Directory.CreateDirectory(Path.Combine(docs, "data"));
-        File.Copy(Path.Combine(Vectors, "doc-tables-data.csv"), Path.Combine(docs, "data", "scaling.csv"));
+        var docs = DocsWithData();
         var markdown = "<!-- table: csv data/scaling.csv name ops_per_second note -->\n<!-- /table -->\n";
 
         var text = DocTables.Rewrite(markdown, Path.Combine(docs, "page.md"), Data());
@@ -176,10 +174,7 @@ public sealed class DocTablesTests : IDisposable
     [Fact]
     public void A_joined_csv_table_adds_the_second_files_columns_matched_on_the_first_column()
     {
-        var docs = Path.Combine(_folder.Path, "docs");
-        Directory.CreateDirectory(Path.Combine(docs, "data"));
-        File.Copy(Path.Combine(Vectors, "doc-tables-data.csv"), Path.Combine(docs, "data", "scaling.csv"));
-        File.Copy(Path.Combine(Vectors, "doc-tables-join.csv"), Path.Combine(docs, "data", "spread.csv"));
+        var docs = DocsWithData();
         var markdown = "<!-- table: csv data/scaling.csv name ops_per_second join data/spread.csv largest_deviation -->\n<!-- /table -->\n";
 
         var text = DocTables.Rewrite(markdown, Path.Combine(docs, "page.md"), Data());
@@ -197,10 +192,7 @@ public sealed class DocTablesTests : IDisposable
     [InlineData("<!-- table: csv data/scaling.csv name join data/spread.csv wattage -->\n<!-- /table -->\n", "page.md:1: the data file 'data/spread.csv' has no column 'wattage'")]
     public void A_join_without_a_file_or_with_an_unknown_column_is_an_error(string markdown, string message)
     {
-        var docs = Path.Combine(_folder.Path, "docs");
-        Directory.CreateDirectory(Path.Combine(docs, "data"));
-        File.Copy(Path.Combine(Vectors, "doc-tables-data.csv"), Path.Combine(docs, "data", "scaling.csv"));
-        File.Copy(Path.Combine(Vectors, "doc-tables-join.csv"), Path.Combine(docs, "data", "spread.csv"));
+        var docs = DocsWithData();
 
         var rewrite = () => DocTables.Rewrite(markdown, Path.Combine(docs, "page.md"), Data());
 
@@ -230,5 +222,15 @@ public sealed class DocTablesTests : IDisposable
         var load = () => DocTableData.Load(_folder.Path);
 
         load.Should().Throw<FileNotFoundException>().WithMessage("No results.json in *: run the budgets first (dotnet cake).");
+    }
+
+    // A docs folder with two data files: data/scaling.csv and data/spread.csv (keyed on the same names).
+    private string DocsWithData()
+    {
+        var docs = Path.Combine(_folder.Path, "docs");
+        Directory.CreateDirectory(Path.Combine(docs, "data"));
+        File.Copy(Path.Combine(Vectors, "doc-tables-data.csv"), Path.Combine(docs, "data", "scaling.csv"));
+        File.Copy(Path.Combine(Vectors, "doc-tables-join.csv"), Path.Combine(docs, "data", "spread.csv"));
+        return docs;
     }
 }
