@@ -89,8 +89,9 @@ public sealed class CountedRuns : IAsyncLifetime
             ["DOTNET_hostBuilder__reloadConfigOnChange"] = "false",
             ["DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS"] = "1",
         });
-        var body = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
-        var expected = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
+        // The 9-employee list as JSON: what GET /api/employees?count=9 answers, and the body POST /api/employees/echo
+        // sends and gets back.
+        var list9 = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
 
         // The JSON endpoints cost 2-5x the delay endpoint per request, so their rounds hold fewer requests: every round
         // counts millions of instructions, and the server run stays within the in-process one's time.
@@ -98,8 +99,8 @@ public sealed class CountedRuns : IAsyncLifetime
         var workloads = new (string Name, Func<HttpKeepAliveProbe> Open, byte[]? Expected, int Requests)[]
         {
             ("Api.DelayAsync", () => new HttpKeepAliveProbe(app.EndPoint, "/api/delay/async?ms=0"), null, requests),
-            ("Json.Endpoint.Employees9", () => new HttpKeepAliveProbe(app.EndPoint, "/api/employees?count=9"), expected, jsonRequests),
-            ("Json.Endpoint.Echo9", () => new HttpKeepAliveProbe(app.EndPoint, "POST", "/api/employees/echo", "application/json", body), body, jsonRequests),
+            ("Json.Endpoint.Employees9", () => new HttpKeepAliveProbe(app.EndPoint, "/api/employees?count=9"), list9, jsonRequests),
+            ("Json.Endpoint.Echo9", () => new HttpKeepAliveProbe(app.EndPoint, "POST", "/api/employees/echo", "application/json", list9), list9, jsonRequests),
         };
 
         // A frame costs about a sixteenth of a request, so the runtime's timed background work (the thread pool's
