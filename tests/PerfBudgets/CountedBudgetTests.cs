@@ -186,4 +186,24 @@ public sealed class CountedBudgetTests : IDisposable
         RecordedMethodsFile.Read(Path.Combine(_budgets.Folder, RecordedMethodsFile.FileName))["Demo.Instructions"]
             .Should().ContainSingle().Which.Should().Match<AttributionEntry>(e => e.Name == "Demo::Hot" && e.Value == 1100);
     }
+
+    [Fact]
+    public void A_re_recording_names_the_methods_that_moved_most()
+    {
+        var budgetsPath = _budgets.WriteBudgetFile();
+        RecordedMethodsFile.Write(Path.Combine(_budgets.Folder, RecordedMethodsFile.FileName), new Dictionary<string, IReadOnlyList<AttributionEntry>>
+        {
+            ["Demo.Instructions"] = [new("Demo::Hot", 600, "instructions/op", null), new("Demo::Cold", 400, "instructions/op", null), new("Demo::Gone", 5, "instructions/op", null)],
+        });
+        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), _budgets.Store(), new BudgetGateOptions { RequireOptimizedBuild = false });
+        gate.Invoking(g => g.CheckCount("Demo.Instructions", Measured(104_000, 200, "3.19.0", ("Demo::Hot", 640), ("Demo::Cold", 399.5), ("Demo::New", 0.5))))
+            .Should().Throw<BudgetExceededException>();
+
+        var lines = CountedBudgetRecorder.Record(budgetsPath, [Path.Combine(_budgets.Folder, "results.json")], "10.0.14", "3.19.0");
+
+        lines.Should().StartWith([
+            "Demo.Instructions: recorded 1,000 → 1,040 (+4.00%), limit 1,010 → 1,050",
+            "  moved most: Demo::Hot +40 (600 → 640), Demo::Gone -5 (5 → 0)",
+        ]);
+    }
 }
