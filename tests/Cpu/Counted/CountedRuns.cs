@@ -34,8 +34,8 @@ public sealed class CountedRuns : IAsyncLifetime
     public Task<IReadOnlyDictionary<string, InstructionMeasurement>> Server => _server ?? throw new InvalidOperationException(UnavailableReason);
 
     /// <summary>
-    /// The file copy counted on every thread of the host (its reads and writes run on pool threads), once the
-    /// in-process run is done: the host's count and its check of the work.
+    /// The file copy counted on every thread of the host (its reads and writes run on pool threads), once both other
+    /// runs are done: the host's count and its check of the work.
     /// </summary>
     public Task<(InstructionMeasurement Measurement, string Check)> FileCopy => _fileCopy ?? throw new InvalidOperationException(UnavailableReason);
 
@@ -47,8 +47,10 @@ public sealed class CountedRuns : IAsyncLifetime
             var host = Path.Combine(AppContext.BaseDirectory, "Cpu.Workloads.dll");
             _inProcess = Task.Run(() => InstructionMeter.RunProcess(host, [], Timeout, cacheSimulation: true));
             _server = Task.Run(CountServerAsync);
-            // After the in-process run, not beside it: three Valgrind processes on two cores would slow both others.
-            _fileCopy = _inProcess.ContinueWith(_ => CountFileCopy(host), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
+            // After both runs, not beside either: the server must answer each warm-up request (JIT-heavy, under
+            // Valgrind) within the probe's 10 s, and on a loaded machine one more Valgrind process beside it is a risk
+            // the ~12 s this run takes does not justify.
+            _fileCopy = Task.WhenAll(_inProcess, _server).ContinueWith(_ => CountFileCopy(host), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
         }
 
         return ValueTask.CompletedTask;
