@@ -3,7 +3,6 @@ using PerfBudgets.Measuring;
 using PerfGate.Tests.HPackStories;
 using PerfGate.Tests.Workloads;
 using SystemUnderTest.HPack;
-using SystemUnderTest.IO;
 using SystemUnderTest.Json;
 using SystemUnderTest.Sockets;
 
@@ -11,7 +10,8 @@ namespace PerfGate.Tests.Cpu.Workloads;
 
 /// <summary>
 /// The in-process paths gated by instruction and system-call counts, by name: the HPACK codec, the four JSON
-/// strategies on both shapes, the socket loops and the file copy. Each one warms up, then runs
+/// strategies on both shapes and the socket loops (the file copy, whose work runs on pool threads, is a
+/// <see cref="ServedWorkloads">served workload</see>, counted on every thread). Each one warms up, then runs
 /// <see cref="InstructionRegion.Measure"/>, and returns a check of the work it did. The corpus decode counts one
 /// repetition (half a billion instructions; its repetitions agreed to within one instruction in 10 runs, and a second
 /// one cost the suite about 20 s), the raw-data encode two.
@@ -34,7 +34,6 @@ internal static class CountedWorkloads
         ["Json.RoundTrip.BufferWriter.List9"] = () => RoundTrip("BufferWriter", "List9"),
         ["Sockets.SaeaLoop"] = SaeaLoopMessages,
         ["Sockets.ValueTaskLoop"] = ValueTaskLoopMessages,
-        ["IO.FileCopy"] = FileCopy,
     };
 
     public static IReadOnlyList<string> Names => [.. Workloads.Keys];
@@ -149,33 +148,9 @@ internal static class CountedWorkloads
         return Check(sent == 500 + (3 * 200), $"{sent} messages");
     }
 
-    private static string FileCopy()
-    {
-        var folder = Directory.CreateTempSubdirectory("perfgate-counted-copy-");
-        try
-        {
-            var source = Path.Combine(folder.FullName, "source.bin");
-            var destination = Path.Combine(folder.FullName, "copy.bin");
-            const int Size = 1024 * 1024;
-            FileCopyLoop.GenerateAsync(source, Size).GetAwaiter().GetResult();
-            InstructionRegion.Measure("IO.FileCopy", n =>
-            {
-                for (var i = 0; i < n; i++)
-                {
-                    FileCopyLoop.CopyAsync(source, destination, 81_920).GetAwaiter().GetResult();
-                }
-            }, operations: 4, warmUpOperations: 8, repetitions: 7);
-            return Check(new FileInfo(destination).Length == Size, $"{Size} bytes copied");
-        }
-        finally
-        {
-            folder.Delete(recursive: true);
-        }
-    }
-
     private static bool SameJson<T>(T actual, T expected, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> typeInfo) =>
         System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(actual, typeInfo).AsSpan().SequenceEqual(System.Text.Json.JsonSerializer.SerializeToUtf8Bytes(expected, typeInfo));
 
-    private static string Check(bool ok, string what) =>
+    internal static string Check(bool ok, string what) =>
         string.Create(CultureInfo.InvariantCulture, $"{(ok ? "ok" : "FAILED")} {what.Replace(' ', '_')}");
 }

@@ -42,6 +42,19 @@ internal static class CountedCheck
         await SuiteGate.Current.CheckCountConfirmedAsync(budgetName, counts[workload], () => runs.ConfirmServerAsync(workload), describe);
     }
 
+    /// <summary>A budget on the file copy, counted on every thread of its host; the host's check of the work must have passed.</summary>
+    public static async Task FileCopyAsync(CountedRuns runs, string budgetName, string describe)
+    {
+        if (NotMeasured(runs, budgetName))
+        {
+            return;
+        }
+
+        var (measurement, check) = await runs.FileCopy;
+        check.Should().StartWith("ok ", "the counted workload did its work");
+        SuiteGate.Current.CheckCount(budgetName, measurement, describe);
+    }
+
     // Throws (skipped, or failed under CI) when nothing can be counted here; false when the runs are there.
     private static bool NotMeasured(CountedRuns runs, string budgetName)
     {

@@ -29,15 +29,26 @@ public sealed class EmployeesEndpointLoadTests(FixedPoolServer server, ITestOutp
         {
             Progress = LoadProgressLog.To(output),
         };
-        var result = await LoadRunner.RunAsync(scenario, TestContext.Current.CancellationToken);
-        output.WriteLine(result.ToString());
-        _gate.RecordLoad(result);
-
-        _gate.CheckAll(
-            new BudgetCheck("Json.Endpoint.Employees9.FailedRequests", result.Failed, string.Join(" | ", result.FirstErrors)),
-            new BudgetCheck("Json.Endpoint.Employees9.RequestsPerSecond", result.RequestsPerSecond, result.ToString()),
-            new BudgetCheck("Json.Endpoint.Employees9.P99Ms", result.P99Ms, result.ToString()));
-        result.Completed.Should().BeGreaterThan(0, string.Create(CultureInfo.InvariantCulture, $"the load ran for {duration.TotalSeconds} s"));
+        // Rate and p99 are wall-clock figures: a busy neighbour lowers one run, a slower server every run, so a run that
+        // breaks only those is repeated (Load.Attempts); a wrong or failed answer fails at once.
+        long completed = 0;
+        await _gate.CheckRunAsync(
+            async () =>
+            {
+                var result = await LoadRunner.RunAsync(scenario, TestContext.Current.CancellationToken);
+                output.WriteLine(result.ToString());
+                _gate.RecordLoad(result);
+                completed = result.Completed;
+                return result;
+            },
+            result =>
+            [
+                new BudgetCheck("Json.Endpoint.Employees9.FailedRequests", result.Failed, string.Join(" | ", result.FirstErrors)),
+                new BudgetCheck("Json.Endpoint.Employees9.RequestsPerSecond", result.RequestsPerSecond, result.ToString()),
+                new BudgetCheck("Json.Endpoint.Employees9.P99Ms", result.P99Ms, result.ToString()),
+            ],
+            _gate.Book.IntParameter("Load.Attempts"));
+        completed.Should().BeGreaterThan(0, string.Create(CultureInfo.InvariantCulture, $"the load ran for {duration.TotalSeconds} s"));
     }
 
     [Fact]

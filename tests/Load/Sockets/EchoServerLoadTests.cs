@@ -36,15 +36,27 @@ public sealed class EchoServerLoadTests(ITestOutputHelper output)
             {
                 Progress = LoadProgressLog.To(output),
             };
-            var result = await LoadRunner.RunAsync(scenario, ct);
-            output.WriteLine(result.ToString());
-            _gate.RecordLoad(result);
-
-            result.Completed.Should().BePositive();
-            _gate.CheckAll(
-                new BudgetCheck("Sockets.Echo.FailedFrames", result.Failed, string.Join(" | ", result.FirstErrors)),
-                new BudgetCheck("Sockets.Echo.FramesPerSecond", result.RequestsPerSecond, result.ToString()),
-                new BudgetCheck("Sockets.Echo.P99Ms", result.P99Ms, result.ToString()));
+            // Frames per second and p99 are wall-clock figures: a busy neighbour lowers one run, a slower service every
+            // run, so a run that breaks only those is repeated (Load.Attempts) on the same connections; a failed
+            // frame fails at once.
+            long completed = 0;
+            await _gate.CheckRunAsync(
+                async () =>
+                {
+                    var result = await LoadRunner.RunAsync(scenario, ct);
+                    output.WriteLine(result.ToString());
+                    _gate.RecordLoad(result);
+                    completed = result.Completed;
+                    return result;
+                },
+                result =>
+                [
+                    new BudgetCheck("Sockets.Echo.FailedFrames", result.Failed, string.Join(" | ", result.FirstErrors)),
+                    new BudgetCheck("Sockets.Echo.FramesPerSecond", result.RequestsPerSecond, result.ToString()),
+                    new BudgetCheck("Sockets.Echo.P99Ms", result.P99Ms, result.ToString()),
+                ],
+                _gate.Book.IntParameter("Load.Attempts"));
+            completed.Should().BePositive();
         }
         finally
         {

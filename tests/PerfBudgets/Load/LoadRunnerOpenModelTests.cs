@@ -42,24 +42,32 @@ public sealed class LoadRunnerOpenModelTests
     [Fact]
     public async Task Latency_counts_from_the_intended_start_so_a_stall_is_not_hidden()
     {
-        // Every request waits for one gate that opens 500 ms into the measured phase: the requests due while it is
-        // shut all end when it opens, so the first one's latency is the whole 500 ms even though it was sent on time.
-        var gate = new TaskCompletionSource();
+        // Every request waits for one gate, which the 50th request opens as it starts: the 50 due in the first 490 ms
+        // all end when it opens, so the first one's latency is at least 490 ms even though it was sent on time (request
+        // 50 never starts before its due time, however late a busy machine runs it). A runner that stopped sending
+        // while requests wait never opens the gate, and its requests are cut off by the drain.
+        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var started = 0;
         var scenario = new LoadScenario("Open.Stall", [LoadSimulation.Inject(100, TimeSpan.FromSeconds(1))], async (_, ct) =>
         {
+            if (Interlocked.Increment(ref started) == 50)
+            {
+                gate.SetResult();
+            }
+
             await gate.Task.WaitAsync(ct);
             return LoadStepOutcome.Success();
-        });
+        })
+        {
+            Drain = TimeSpan.FromSeconds(10),
+        };
 
-        var run = LoadRunner.RunAsync(scenario, Token);
-        await Task.Delay(500, Token);
-        gate.SetResult();
-        var result = await run;
+        var result = await LoadRunner.RunAsync(scenario, Token);
 
         result.Completed.Should().Be(100);
         result.MaxMs.Should().BeGreaterThan(400);
         result.P50Ms.Should().BeLessThan(result.MaxMs);
-        result.PeakInFlight.Should().BeGreaterThanOrEqualTo(40, "requests kept starting on schedule while the first ones waited");
+        result.PeakInFlight.Should().BeGreaterThanOrEqualTo(50, "requests kept starting on schedule while the first ones waited: 50 were in flight when the gate opened");
     }
 
     [Fact]

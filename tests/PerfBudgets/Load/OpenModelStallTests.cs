@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Globalization;
 using System.Net;
 using Microsoft.AspNetCore.Builder;
@@ -35,10 +36,10 @@ public sealed class OpenModelStallTests(ITestOutputHelper output)
         using var client = LoadClient.Create(server.BaseAddress, 512);
         var step = HttpLoadStep.Get(client, "/");
 
-        var open = await RunWithStallAsync(server, new LoadScenario("Load.Stall.Open",
-            [LoadSimulation.Inject(rate, warmUp).AsWarmUp(), LoadSimulation.Inject(rate, measured)], step), warmUp, stall);
-        var closed = await RunWithStallAsync(server, new LoadScenario("Load.Stall.Closed",
-            [LoadSimulation.KeepConstant(copies, warmUp).AsWarmUp(), LoadSimulation.KeepConstant(copies, measured)], step), warmUp, stall);
+        var open = await RunWithStallAsync(server, "Load.Stall.Open",
+            [LoadSimulation.Inject(rate, warmUp).AsWarmUp(), LoadSimulation.Inject(rate, measured)], step, warmUp, stall);
+        var closed = await RunWithStallAsync(server, "Load.Stall.Closed",
+            [LoadSimulation.KeepConstant(copies, warmUp).AsWarmUp(), LoadSimulation.KeepConstant(copies, measured)], step, warmUp, stall);
 
         _gate.Observe("Load.Stall.OpenP99Ms", open.P99Ms, "ms", open.ToString());
         _gate.Observe("Load.Stall.ClosedP99Ms", closed.P99Ms, "ms", closed.ToString());
@@ -52,13 +53,26 @@ public sealed class OpenModelStallTests(ITestOutputHelper output)
         closed.P99Ms.Should().BeLessThan(open.P99Ms / 10, why);
     }
 
-    private async Task<LoadResult> RunWithStallAsync(StallingServer server, LoadScenario scenario, TimeSpan warmUp, TimeSpan stall)
+    private async Task<LoadResult> RunWithStallAsync(StallingServer server, string name, LoadSimulation[] phases,
+        Func<LoadStepContext, CancellationToken, ValueTask<LoadStepOutcome>> step, TimeSpan warmUp, TimeSpan stall)
     {
-        var run = LoadRunner.RunAsync(scenario, TestContext.Current.CancellationToken);
-        // One second into the measured phase, the server stops answering for the stall.
-        await Task.Delay(warmUp + TimeSpan.FromSeconds(1), TestContext.Current.CancellationToken);
-        server.StallFor(stall);
-        var result = await run;
+        // The first request that starts one second or more into the measured phase stalls the server. The request
+        // itself starts the stall, so it falls inside the measured phase however late a busy machine runs the runner
+        // (a timer racing the runner's clock stalled the server whenever the timer happened to fire).
+        var mark = warmUp + TimeSpan.FromSeconds(1);
+        var clock = Stopwatch.StartNew();
+        var stalled = 0;
+        var scenario = new LoadScenario(name, phases, (context, ct) =>
+        {
+            if (clock.Elapsed >= mark && Interlocked.Exchange(ref stalled, 1) == 0)
+            {
+                server.StallFor(stall);
+            }
+
+            return step(context, ct);
+        });
+        var result = await LoadRunner.RunAsync(scenario, TestContext.Current.CancellationToken);
+        stalled.Should().Be(1, "a request started one second into the measured phase and stalled the server");
         output.WriteLine(result.ToString());
         _gate.RecordLoad(result);
         return result;

@@ -135,10 +135,10 @@ public sealed class EchoServerTests
         using var idle = await echo.ConnectAsync();
         await idle.EchoAsync(Ct);
         using var busy = await echo.ConnectAsync(0);
-        await busy.Socket.SendAsync(EchoServerFixture.Header(4).Concat(new byte[] { 1, 2 }).ToArray(), SocketFlags.None, Ct);
-        await Task.Delay(100, Ct);
+        await StartFrameAsync(busy.Socket, EchoServerFixture.Header(4).Concat(new byte[] { 1, 2 }).ToArray());
 
         var stop = echo.Server.StopAsync(Ct);
+        // Not a synchronisation: time for a stop that did not wait for the frame to end (it has 5 s).
         await Task.Delay(200, Ct);
         stop.IsCompleted.Should().BeFalse("a frame is still in flight");
         await busy.Socket.SendAsync(new byte[] { 3, 4 }, SocketFlags.None, Ct);
@@ -161,8 +161,7 @@ public sealed class EchoServerTests
     {
         var echo = EchoServerFixture.Start(o => o.ShutdownTimeout = TimeSpan.FromMilliseconds(300));
         using var stuck = await echo.ConnectAsync(0);
-        await stuck.Socket.SendAsync(EchoServerFixture.Header(100), SocketFlags.None, Ct);
-        await Task.Delay(100, Ct);
+        await StartFrameAsync(stuck.Socket, EchoServerFixture.Header(100));
 
         await echo.Server.StopAsync(Ct).WaitAsync(TimeSpan.FromSeconds(10), Ct);
 
@@ -192,6 +191,24 @@ public sealed class EchoServerTests
         create.Should().Throw<ArgumentException>().WithMessage($"*{setting}*");
     }
 
+    // Sends a whole 1-byte frame and the start of the next one in one write, and returns once the whole frame's echo is
+    // back: the service read both in one receive and echoed the first, so it is now inside the second frame (a wait of
+    // a fixed time instead left it to the machine's load whether the service had read the start yet).
+    private static async Task StartFrameAsync(Socket socket, byte[] partialFrame)
+    {
+        var whole = EchoServerFixture.Header(1).Append((byte)42).ToArray();
+        await socket.SendAsync(whole.Concat(partialFrame).ToArray(), SocketFlags.None, Ct);
+        var echoed = new byte[whole.Length];
+        for (var received = 0; received < echoed.Length;)
+        {
+            var got = await socket.ReceiveAsync(echoed.AsMemory(received), SocketFlags.None, Ct);
+            got.Should().BePositive("the service echoes the whole frame before the partial one");
+            received += got;
+        }
+
+        echoed.Should().Equal(whole);
+    }
+
     private static async Task MisbehaveAsync(string fault, Socket socket)
     {
         switch (fault)
@@ -211,8 +228,7 @@ public sealed class EchoServerTests
                 socket.Shutdown(SocketShutdown.Send);
                 break;
             case "reset mid-frame":
-                await socket.SendAsync(EchoServerFixture.Header(100).Concat(new byte[10]).ToArray(), SocketFlags.None, Ct);
-                await Task.Delay(100, Ct);
+                await StartFrameAsync(socket, EchoServerFixture.Header(100).Concat(new byte[10]).ToArray());
                 socket.LingerState = new LingerOption(true, 0);
                 socket.Close();
                 break;

@@ -1,0 +1,99 @@
+using System.Diagnostics;
+
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// Counts an in-process workload on every thread of its process: the workload host runs under Callgrind as a
+/// <see cref="ServedWorkload"/>, and <see cref="CallgrindServer"/> counts it from outside through vgdb, one
+/// <c>run 1</c> line per operation, each sent once the host has gone quiet.
+/// </summary>
+/// <remarks>
+/// <see cref="InstructionRegion.Measure"/> counts only the thread that marks the region: Callgrind switches collection
+/// per thread, and a client-request zero or dump acts on the calling thread only (a monitor command's zero and dump act
+/// on all threads). A workload that hands its work to other threads (an asynchronous file copy, whose reads and writes
+/// run on pool threads) needs this mode: every thread collects, and each round holds all the work its operations
+/// caused, the completions and what the pool threads did after them included. Each operation adds the host's read of
+/// its command line and write of its answer: two system calls, the same in every round.
+/// </remarks>
+public static class CallgrindWorkloadHost
+{
+    /// <summary>
+    /// Starts <paramref name="assemblyPath"/> with <paramref name="arguments"/> under Callgrind, waits for it to be
+    /// ready, runs <paramref name="warmUpOperations"/> uncounted, then counts <paramref name="rounds"/> rounds of
+    /// <paramref name="operations"/> operations, and asks for the workload's check.
+    /// </summary>
+    /// <param name="assemblyPath">The workload host's .dll, run with <see cref="InstructionMeter.DotnetHost"/>.</param>
+    /// <param name="arguments">The host's arguments (which workload to serve).</param>
+    /// <param name="workload">The name the rounds are dumped and measured under.</param>
+    /// <param name="warmUpOperations">Operations run before counting starts.</param>
+    /// <param name="operations">Operations per counted round.</param>
+    /// <param name="rounds">Counted rounds; the meter gates the smallest.</param>
+    /// <param name="timeout">How long the whole run may take before the host is killed.</param>
+    /// <returns>The measurement and the host's check line (<c>ok ...</c> or <c>FAILED ...</c>).</returns>
+    /// <exception cref="InstructionMeterException">Valgrind is unavailable, or the host failed or timed out.</exception>
+    public static (InstructionMeasurement Measurement, string Check) Measure(string assemblyPath, IEnumerable<string> arguments, string workload,
+        int warmUpOperations, int operations, int rounds, TimeSpan timeout)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(assemblyPath);
+        ArgumentNullException.ThrowIfNull(arguments);
+        using var callgrind = new CallgrindServer();
+        var start = callgrind.StartInfo(InstructionMeter.DotnetHost, [assemblyPath, .. arguments]);
+        start.RedirectStandardInput = true;
+        start.WorkingDirectory = Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!;
+        using var process = Process.Start(start) ?? throw new InstructionMeterException($"Could not start {start.FileName}.");
+        var stderr = process.StandardError.ReadToEndAsync();
+        using var watchdog = new Timer(_ => Kill(process), null, timeout, Timeout.InfiniteTimeSpan);
+        try
+        {
+            Expect(process, stderr, "ready");
+            void RunOne()
+            {
+                process.StandardInput.WriteLine("run 1");
+                process.StandardInput.Flush();
+                Expect(process, stderr, "done");
+            }
+
+            CallgrindServer.WarmUp(process.Id, RunOne, warmUpOperations);
+            var measurement = callgrind.Measure(process.Id, workload, RunOne, operations, rounds);
+            process.StandardInput.WriteLine("check");
+            process.StandardInput.Flush();
+            var check = Expect(process, stderr, "check ");
+            process.StandardInput.Close();
+            process.WaitForExit();
+            return (measurement, check["check ".Length..]);
+        }
+        finally
+        {
+            Kill(process);
+        }
+    }
+
+    // The next line of the host's output, which must start with what was expected; the host's end (a crash, the
+    // watchdog) becomes an InstructionMeterException with the end of its error output.
+    private static string Expect(Process process, Task<string> stderr, string expected)
+    {
+        var line = process.StandardOutput.ReadLine();
+        if (line is not null && line.StartsWith(expected, StringComparison.Ordinal))
+        {
+            return line;
+        }
+
+        Kill(process);
+        throw new InstructionMeterException($"The served workload host answered '{line ?? "(end of output)"}' instead of '{expected}': {InstructionMeter.Tail(stderr.Result)}");
+    }
+
+    private static void Kill(Process process)
+    {
+        try
+        {
+            if (!process.HasExited)
+            {
+                process.Kill(entireProcessTree: true);
+            }
+        }
+        catch (InvalidOperationException)
+        {
+            // It ended meanwhile.
+        }
+    }
+}
