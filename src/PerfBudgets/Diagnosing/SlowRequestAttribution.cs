@@ -35,7 +35,7 @@ public static class SlowRequestAttribution
         var spacing = CommonGap(slow) is { } gap ? string.Create(inv, $"; {gap.Count} of their gaps are {gap.Gap} requests") : string.Empty;
         var list = string.Join(", ", named.Select(r => string.Create(inv, $"#{r.Index} {r.Milliseconds:0.000} ms ({Describe(r.Threads, r.Nanoseconds, 2)})")));
         var summary = string.Create(inv,
-            $"{head}: {list}{(slow.Count > named.Count ? ", ..." : string.Empty)}{spacing}; their CPU by thread: {Describe(threads, total, 4)}; p50 {measurement.P50Milliseconds:0.000} / p99 {measurement.P99Milliseconds:0.000} / p99.9 {measurement.P999Milliseconds:0.000} / max {measurement.MaxMilliseconds:0.000} ms");
+            $"{head}: {list}{(slow.Count > named.Count ? ", ..." : string.Empty)}{spacing}; the thread that spent most of each: {Leaders(slow)}; p50 {measurement.P50Milliseconds:0.000} / p99 {measurement.P99Milliseconds:0.000} / p99.9 {measurement.P999Milliseconds:0.000} / max {measurement.MaxMilliseconds:0.000} ms");
         var entries = named.Select(r => new AttributionEntry(string.Create(inv, $"request #{r.Index}: {Describe(r.Threads, r.Nanoseconds, 2)}"), r.Milliseconds, "ms", null))
             .Concat(threads.Select(t => new AttributionEntry($"thread {t.ThreadName}", t.Nanoseconds / 1e6, "ms", total > 0 ? (double)t.Nanoseconds / total : null)))
             .ToList();
@@ -59,8 +59,17 @@ public static class SlowRequestAttribution
         return gaps.Count() * 2 >= indexes.Length - 1 ? (gaps.Key, gaps.Count()) : null;
     }
 
+    // "X in 29, Y in 1": which thread name spent the most of each slow request, so one outlier (a compilation burst of
+    // hundreds of milliseconds) does not hide what the other requests have in common.
+    private static string Leaders(IReadOnlyList<RequestCost> requests) =>
+        string.Join(", ", requests.Where(r => r.Threads.Count > 0)
+            .GroupBy(r => r.Threads[0].ThreadName, StringComparer.Ordinal)
+            .OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal)
+            .Select(g => string.Create(CultureInfo.InvariantCulture, $"{g.Key} in {g.Count()}")));
+
+    // The threads with at least 1% of the request's time, largest first.
     private static string Describe(IReadOnlyList<ThreadCost> threads, long total, int top) =>
         threads.Count == 0 ? "no thread ran"
-        : string.Join(", ", threads.Take(top).Select(t => string.Create(CultureInfo.InvariantCulture,
+        : string.Join(", ", threads.Where(t => t.Nanoseconds * 100 >= total).Take(top).DefaultIfEmpty(threads[0]).Select(t => string.Create(CultureInfo.InvariantCulture,
             $"{t.ThreadName} {(total > 0 ? 100.0 * t.Nanoseconds / total : 0):0}%")));
 }

@@ -15,11 +15,27 @@ public sealed class SlowRequestAttributionTests
 
         attribution.Summary.Should().StartWith("10 of 640 requests cost over 1.5 ms of server CPU: #63 5.300 ms (.NET TP Worker 100%), #127 5.300 ms")
             .And.Contain("9 of their gaps are 64 requests")
-            .And.Contain("their CPU by thread: .NET TP Worker 100%")
+            .And.Contain("the thread that spent most of each: .NET TP Worker in 10")
             .And.EndWith("p50 0.300 / p99 5.300 / p99.9 5.300 / max 5.300 ms");
         attribution.Entries.Should().HaveCount(SlowRequestAttribution.Named + 1);
         attribution.Entries[0].Name.Should().StartWith("request #63");
         attribution.Entries[0].Value.Should().Be(5.3);
+    }
+
+    [Fact]
+    public void A_compilation_burst_is_named_by_its_thread_and_does_not_hide_the_pool_threads_of_the_others()
+    {
+        var requests = Enumerable.Range(0, 200).Select(i => i switch
+        {
+            5 => new RequestCost(i, 400_000_000, [new ThreadCost(".NET Tiered Com", 399_900_000), new ThreadCost(".NET TP Worker", 100_000)]),
+            _ when i % 64 == 63 => new RequestCost(i, 5_300_000, [new ThreadCost(".NET TP Worker", 5_250_000), new ThreadCost(".NET Sockets", 50_000)]),
+            _ => new RequestCost(i, 300_000, [new ThreadCost(".NET TP Worker", 300_000)]),
+        }).ToList();
+
+        var summary = SlowRequestAttribution.From(new RequestCostMeasurement("test", requests), 1.5).Summary;
+
+        summary.Should().StartWith("4 of 200 requests cost over 1.5 ms of server CPU: #5 400.000 ms (.NET Tiered Com 100%), #63 5.300 ms (.NET TP Worker 99%)")
+            .And.Contain("the thread that spent most of each: .NET TP Worker in 3, .NET Tiered Com in 1");
     }
 
     [Fact]

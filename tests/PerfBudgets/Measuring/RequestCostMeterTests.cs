@@ -28,7 +28,7 @@ public sealed class RequestCostMeterTests
     }
 
     [Fact]
-    public void A_thread_that_spun_2_ms_of_CPU_and_went_to_sleep_reads_2_ms_more_to_the_microsecond()
+    public void A_thread_that_spun_2_ms_of_CPU_and_went_to_sleep_reads_the_2_ms_it_spun()
     {
         if (ProcessThreadClock.UnavailableReason(Environment.ProcessId) is not null)
         {
@@ -46,6 +46,7 @@ public sealed class RequestCostMeterTests
         var thread = new Thread(() =>
         {
             tid = OsThread.CurrentId();
+            _ = CpuClock.ThreadNanoseconds(); // compiled before the measured part
             ready.Set();
             go.Wait();
             var start = CpuClock.ThreadNanoseconds();
@@ -67,6 +68,6 @@ public sealed class RequestCostMeterTests
         var after = clock.Read()[(int)tid.Value];
 
         after.Name.Should().Be("spin-probe");
-        (after.Nanoseconds - before).Should().BeInRange(spun, spun + 500_000, "schedstat counts the spin and little else: waking, signalling, going back to sleep");
+        (after.Nanoseconds - before).Should().BeInRange(spun, spun + 1_000_000, "schedstat counts the spin and little else: waking, signalling, going back to sleep (0.6 ms of it was seen beside other builds)");
     }
 }
