@@ -9,6 +9,7 @@ public sealed class BudgetKindTests
     [InlineData("bytes-max", BudgetDirection.AtMost, UnitFamily.Bytes, false, false, false)]
     [InlineData("ratio-max", BudgetDirection.AtMost, UnitFamily.Ratio, false, false, false)]
     [InlineData("p99-ms-max", BudgetDirection.AtMost, UnitFamily.Time, false, true, true)]
+    [InlineData("p99-cpu-ms-per-request-max", BudgetDirection.AtMost, UnitFamily.Time, false, true, true)]
     [InlineData("errors-max", BudgetDirection.AtMost, UnitFamily.Count, false, false, true)]
     [InlineData("instructions-max", BudgetDirection.AtMost, UnitFamily.Instructions, true, false, true)]
     [InlineData("syscalls-max", BudgetDirection.AtMost, UnitFamily.SystemCalls, true, false, true)]
@@ -28,7 +29,7 @@ public sealed class BudgetKindTests
     [Fact]
     public void Every_kind_is_parsed_back_to_the_same_instance_and_an_unknown_name_is_not()
     {
-        BudgetKind.All.Should().HaveCount(16);
+        BudgetKind.All.Should().HaveCount(17);
         foreach (var kind in BudgetKind.All)
         {
             BudgetKind.TryParse(kind.Name, out var parsed).Should().BeTrue();

@@ -18,6 +18,13 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     /// <summary>A latency percentile in milliseconds, from a load run.</summary>
     public static readonly BudgetKind P99MillisecondsMax = new("p99-ms-max", BudgetDirection.AtMost, UnitFamily.Time, Traits.WallClock);
 
+    /// <summary>
+    /// The 99th percentile of the server CPU time each request cost, in milliseconds (<c>RequestCostMeter</c>): a tail
+    /// that an average or a round's total hides. Treated as wall-clock for the retry rule: a run that breaks it is
+    /// measured again, since a neighbour can still add some CPU time (caches, a shared core), only ever upward.
+    /// </summary>
+    public static readonly BudgetKind P99CpuMillisecondsPerRequestMax = new("p99-cpu-ms-per-request-max", BudgetDirection.AtMost, UnitFamily.Time, Traits.WallClock);
+
     /// <summary>Failed requests or operations: never repeated away.</summary>
     public static readonly BudgetKind ErrorsMax = new("errors-max", BudgetDirection.AtMost, UnitFamily.Count);
 

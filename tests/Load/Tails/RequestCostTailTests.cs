@@ -1,0 +1,85 @@
+using System.Text.Json;
+using PerfBudgets;
+using PerfBudgets.Diagnosing;
+using PerfBudgets.Load;
+using PerfBudgets.Measuring;
+using SystemUnderTest.Json;
+using SystemUnderTest.Sockets.Echo;
+
+namespace PerfGate.Tests.Load.Tails;
+
+/// <summary>
+/// Per-request CPU budgets (<c>p99-cpu-ms-per-request-max</c>): requests one at a time on one keep-alive connection,
+/// each one's server CPU time measured on its own (<see cref="RequestCostMeter"/>), the p99 gated. One slow request in
+/// fifty moves the p99 by its whole extra cost, where a latency p99 under load or the smallest counted round does not
+/// see it (docs/tails.md).
+/// </summary>
+public sealed class RequestCostTailTests(TailServer server, ITestOutputHelper output) : IClassFixture<TailServer>
+{
+    private static readonly byte[] List9 = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
+
+    private readonly BudgetGate _gate = SuiteGate.Current;
+
+    [Fact]
+    public Task Json_Endpoint_Employees9_p99_server_CPU_per_request() =>
+        CheckAsync("Json.Endpoint.Employees9.P99CpuMsPerRequest", "GET /api/employees?count=9", () => Http(new HttpKeepAliveProbe(server.App.EndPoint, "/api/employees?count=9"), List9));
+
+    [Fact]
+    public Task Json_Endpoint_Echo9_p99_server_CPU_per_request() =>
+        CheckAsync("Json.Endpoint.Echo9.P99CpuMsPerRequest", "POST /api/employees/echo (9 employees)", () => Http(new HttpKeepAliveProbe(server.App.EndPoint, "POST", "/api/employees/echo", "application/json", List9), List9));
+
+    [Fact]
+    public Task Api_DelayAsync_p99_server_CPU_per_request() =>
+        CheckAsync("Api.DelayAsync.P99CpuMsPerRequest", "GET /api/delay/async?ms=0", () => Http(new HttpKeepAliveProbe(server.App.EndPoint, "/api/delay/async?ms=0"), null));
+
+    [Fact]
+    public Task Sockets_Echo_p99_server_CPU_per_frame() =>
+        CheckAsync("Sockets.Echo.P99CpuMsPerRequest", "echo service, 1,000-byte frames", () =>
+        {
+            var client = EchoClient.Connect(server.App.EchoEndPoint!, 1_000, TimeSpan.FromSeconds(10));
+            return (client.Echo, client);
+        });
+
+    // Every HTTP answer must be 200 (and the expected body, where there is one): a server that fails fast is not cheap.
+    private static (Action Send, IDisposable Connection) Http(HttpKeepAliveProbe probe, byte[]? expected) => (() =>
+    {
+        var status = probe.Send();
+        if (status != 200 || (expected is not null && !probe.LastBody.SequenceEqual(expected)))
+        {
+            throw new InvalidOperationException($"The server answered {status}{(status == 200 ? " with a wrong body" : string.Empty)}.");
+        }
+    }, probe);
+
+    private async Task CheckAsync(string budgetName, string workload, Func<(Action Send, IDisposable Connection)> open)
+    {
+        if (ProcessThreadClock.UnavailableReason(server.App.ProcessId) is { } reason)
+        {
+            _gate.NotMeasured(budgetName, reason);
+            return;
+        }
+
+        var warmUp = _gate.Book.IntParameter("Load.Tails.WarmUpRequests");
+        var requests = _gate.Book.IntParameter("Load.Tails.Requests");
+        var limit = _gate.Book.Get(budgetName).Limit;
+
+        // Each attempt on a connection of its own, opened right before it, so none sits idle into the server's
+        // keep-alive timeout. A run that breaks the budget is measured again (the kind counts as wall-clock).
+        await _gate.CheckRunAsync(
+            () => Task.Run(() =>
+            {
+                var (send, connection) = open();
+                using (connection)
+                {
+                    var measurement = RequestCostMeter.Measure(workload, server.App.ProcessId, send, warmUp, requests);
+                    output.WriteLine(measurement.ToString());
+                    output.WriteLine("  slowest: " + SlowRequestAttribution.From(measurement, limit).Summary);
+                    return measurement;
+                }
+            }),
+            measurement =>
+            [
+                new BudgetCheck(budgetName, measurement.P99Milliseconds, measurement.ToString()) { Diagnose = () => SlowRequestAttribution.From(measurement, limit) },
+            ],
+            _gate.Book.IntParameter("Load.Attempts"));
+    }
+}

@@ -1,0 +1,66 @@
+using PerfBudgets.Measuring;
+
+namespace PerfBudgets.Tests.Measuring;
+
+public sealed class RequestCostMeasurementTests
+{
+    [Theory]
+    [InlineData(0.50, 50)]
+    [InlineData(0.99, 99)]
+    [InlineData(0.999, 100)]
+    [InlineData(1.0, 100)]
+    [InlineData(0.001, 1)]
+    public void A_quantile_is_the_nearest_rank_of_the_sorted_costs(double q, long expected)
+    {
+        var sorted = Enumerable.Range(1, 100).Select(i => (long)i).ToArray();
+
+        RequestCostMeasurement.Quantile(sorted, q).Should().Be(expected);
+    }
+
+    [Theory]
+    [InlineData(0.0)]
+    [InlineData(1.01)]
+    [InlineData(double.NaN)]
+    public void A_quantile_outside_zero_to_one_is_refused(double q) =>
+        FluentActions.Invoking(() => RequestCostMeasurement.Quantile([1, 2, 3], q)).Should().Throw<ArgumentOutOfRangeException>();
+
+    [Fact]
+    public void One_slow_request_in_64_moves_the_p99_to_its_cost_where_the_mean_barely_moves()
+    {
+        // 1,500 requests of 0.3 ms, every 64th one 2 ms more: 23 slow requests, above the 15 the p99 may hide.
+        var measurement = Run(1_500, i => i % 64 == 63 ? 2_300_000 : 300_000);
+
+        measurement.P50Milliseconds.Should().Be(0.3);
+        measurement.P99Milliseconds.Should().Be(2.3);
+        measurement.MaxMilliseconds.Should().Be(2.3);
+        measurement.Requests.Average(r => r.Milliseconds).Should().BeLessThan(0.34, "the mean hides the tail");
+    }
+
+    [Fact]
+    public void Slow_requests_fewer_than_one_in_a_hundred_stay_out_of_the_p99_but_not_the_max()
+    {
+        // 14 slow of 1,500 (a collection, a method compiled again): fewer than the 15 above the p99's rank.
+        var measurement = Run(1_500, i => i % 100 == 7 && i < 1_400 ? 4_000_000 : 300_000);
+
+        measurement.P99Milliseconds.Should().Be(0.3);
+        measurement.P999Milliseconds.Should().Be(4.0);
+        measurement.MaxMilliseconds.Should().Be(4.0);
+    }
+
+    [Fact]
+    public void Above_and_slowest_list_the_most_expensive_first_and_keep_each_request_index()
+    {
+        var measurement = Run(10, i => i switch { 3 => 5_000_000, 7 => 2_000_000, _ => 100_000 });
+
+        measurement.Above(1.0).Select(r => r.Index).Should().Equal(3, 7);
+        measurement.Slowest(3).Select(r => r.Index).Should().Equal(3, 7, 0);
+        measurement.ToString().Should().Contain("over 10 requests").And.Contain("p99 5.000 ms").And.Contain("p50 0.100 ms");
+    }
+
+    [Fact]
+    public void A_run_without_requests_is_refused() =>
+        FluentActions.Invoking(() => new RequestCostMeasurement("x", [])).Should().Throw<ArgumentException>();
+
+    internal static RequestCostMeasurement Run(int count, Func<int, long> nanoseconds) =>
+        new("test", Enumerable.Range(0, count).Select(i => new RequestCost(i, nanoseconds(i), [new ThreadCost(".NET TP Worker", nanoseconds(i))])).ToList());
+}
