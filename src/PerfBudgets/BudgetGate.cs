@@ -141,7 +141,7 @@ public sealed class BudgetGate
     {
         ArgumentNullException.ThrowIfNull(measurement);
         var budget = Book.Get(budgetName);
-        if (!budget.Kind.IsCounted)
+        if (!budget.Kind.IsCounted || budget.Kind == BudgetKind.GrowthExponentMax)
         {
             throw new BudgetFileException($"{Book.FilePath}: budget '{budgetName}' is a {budget.Kind} budget; CheckCount takes {BudgetKind.InstructionsMax} or {BudgetKind.SyscallsMax}.");
         }
@@ -174,6 +174,40 @@ public sealed class BudgetGate
             }
 
             attribution = attribution with { Change = changes.Count == 0 ? null : string.Join(Environment.NewLine + "  ", changes) };
+        }
+
+        return CheckWith(budgetName, measured, detail, diagnose: null, known: attribution);
+    }
+
+    /// <summary>
+    /// Checks a <c>growth-exponent-max</c> budget against an operation counted at two sizes: the figure is the growth
+    /// exponent (<see cref="GrowthMeasurement.Exponent"/>). The breakdown recorded with it is each method's
+    /// instructions per item at the large size; when the budget breaks, the failure names the methods whose count per
+    /// item rose between the sizes (<see cref="GrowthAttribution"/>). Counts taken on another runtime or Valgrind
+    /// version than the budget was recorded with fail and say so, as in <see cref="CheckCount"/>.
+    /// </summary>
+    /// <param name="budgetName">A <c>growth-exponent-max</c> budget defined in <c>budgets.json</c>.</param>
+    /// <param name="growth">The operation counted at its two sizes.</param>
+    /// <param name="describe">Optional: what was measured, put before the measurement's own figures in the detail.</param>
+    public BudgetResult CheckGrowth(string budgetName, GrowthMeasurement growth, string? describe = null)
+    {
+        ArgumentNullException.ThrowIfNull(growth);
+        var budget = Book.Get(budgetName);
+        if (budget.Kind != BudgetKind.GrowthExponentMax)
+        {
+            throw new BudgetFileException($"{Book.FilePath}: budget '{budgetName}' is a {budget.Kind} budget; CheckGrowth takes {BudgetKind.GrowthExponentMax}.");
+        }
+
+        var measured = growth.Exponent;
+        var detail = string.IsNullOrEmpty(describe) ? growth.ToString() : $"{describe}; {growth}";
+        var attribution = GrowthAttribution.From(growth);
+        if (budget.RecordedOn is { } on && (on.Runtime != growth.Large.RuntimeVersion || on.Valgrind != growth.Large.ValgrindVersion))
+        {
+            var line = $"{budget.Name}: recorded on .NET {on.Runtime} with valgrind {on.Valgrind}, this is .NET {growth.Large.RuntimeVersion} with valgrind {growth.Large.ValgrindVersion}: " +
+                $"counts do not compare across versions, re-record (dotnet cake --target=Record.Instructions) [measured {Figures.Format(measured)} {budget.Unit}, limit {Figures.Format(budget.Limit)}]";
+            Store.Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
+                DateTimeOffset.UtcNow, MachineInfo.Current, $"{line}; {detail}", attribution));
+            throw Failure(budget, measured, FailureCause.OtherVersions, line);
         }
 
         return CheckWith(budgetName, measured, detail, diagnose: null, known: attribution);

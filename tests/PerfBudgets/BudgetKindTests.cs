@@ -12,6 +12,7 @@ public sealed class BudgetKindTests
     [InlineData("errors-max", BudgetDirection.AtMost, UnitFamily.Count, false, false, true)]
     [InlineData("instructions-max", BudgetDirection.AtMost, UnitFamily.Instructions, true, false, true)]
     [InlineData("syscalls-max", BudgetDirection.AtMost, UnitFamily.SystemCalls, true, false, true)]
+    [InlineData("growth-exponent-max", BudgetDirection.AtMost, UnitFamily.Ratio, true, false, true)]
     [InlineData("blocked-ms-max", BudgetDirection.AtMost, UnitFamily.Time, false, false, true)]
     [InlineData("requests-per-second-min", BudgetDirection.AtLeast, UnitFamily.Rate, false, true, true)]
     [InlineData("efficiency-min", BudgetDirection.AtLeast, UnitFamily.Ratio, false, true, true)]
@@ -28,7 +29,7 @@ public sealed class BudgetKindTests
     [Fact]
     public void Every_kind_is_parsed_back_to_the_same_instance_and_an_unknown_name_is_not()
     {
-        BudgetKind.All.Should().HaveCount(16);
+        BudgetKind.All.Should().HaveCount(17);
         foreach (var kind in BudgetKind.All)
         {
             BudgetKind.TryParse(kind.Name, out var parsed).Should().BeTrue();
