@@ -10,7 +10,7 @@ namespace PerfBudgets.Tool;
 /// syscalls-max) of BUDGETS_JSON at the median of the runs' results, printing old → new for each
 /// (<see cref="CountedBudgetRecorder"/>; the Cake target Record.Instructions runs it).
 /// </summary>
-internal static class RecordCommand
+internal static partial class RecordCommand
 {
     public static Command Create()
     {
@@ -33,7 +33,10 @@ internal static class RecordCommand
                 throw new ToolInputException($"Cannot record counted budgets: {valgrind.UnavailableReason}");
             }
 
-            foreach (var line in CountedBudgetRecorder.Record(budgetsPath, resultsPaths, InstructionMeter.RuntimeVersion, valgrind.Version!))
+            // The counted processes may run on a pinned runtime (CountedRuntime) other than this tool's: the counts name
+            // theirs, and that is the one recorded.
+            var runtime = CountedRuntimeOf(resultsPaths) ?? InstructionMeter.RuntimeVersion;
+            foreach (var line in CountedBudgetRecorder.Record(budgetsPath, resultsPaths, runtime, valgrind.Version!))
             {
                 Console.WriteLine(line);
             }
@@ -42,4 +45,27 @@ internal static class RecordCommand
         }));
         return command;
     }
+
+    // The runtime the counts of the results were taken on, from their detail ("...; .NET 10.0.12, valgrind 3.19.0",
+    // InstructionMeasurement.ToString); null when none names one. Runs on several runtimes cannot be recorded together.
+    internal static string? CountedRuntimeOf(IEnumerable<string> resultsPaths)
+    {
+        var versions = resultsPaths
+            .SelectMany(ResultStore.ReadAll)
+            .Where(r => r.Kind is "instructions-max" or "syscalls-max" && r.Detail is not null)
+            .Select(r => CountedOn().Match(r.Detail!))
+            .Where(m => m.Success)
+            .Select(m => m.Groups[1].Value)
+            .Distinct(StringComparer.Ordinal)
+            .ToList();
+        return versions.Count switch
+        {
+            0 => null,
+            1 => versions[0],
+            _ => throw new ToolInputException($"The results were counted on several runtimes ({string.Join(", ", versions)}): record runs of one runtime."),
+        };
+    }
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"; \.NET (\d+\.\d+\.\d+[^,]*), valgrind ")]
+    private static partial System.Text.RegularExpressions.Regex CountedOn();
 }

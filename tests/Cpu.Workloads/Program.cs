@@ -9,6 +9,8 @@ internal static class WorkloadHost
 {
     private static int Main(string[] args)
     {
+        // The runtime this host really runs on, which the suite checks against the pinned one (CountedRuntime).
+        Console.WriteLine($"runtime {Environment.Version}");
         foreach (var name in args.Length == 0 ? CountedWorkloads.Names : args)
         {
             var check = CountedWorkloads.Run(name);

@@ -225,7 +225,7 @@ public sealed class BudgetBook
     {
         // A growth exponent may be below 0 (a fixed cost that shrinks at the larger size); a count may not.
         var recorded = (budget.Kind == BudgetKind.GrowthExponentMax ? OptionalNumber(entry, "recorded", where) : OptionalNonNegative(entry, "recorded", where))
-            ?? throw new BudgetFileException($"{where}: a {budget.Kind} budget needs 'recorded' (the count it was recorded at); record it with dotnet cake --target=Record.Instructions.");
+            ?? throw new BudgetFileException($"{where}: a {budget.Kind} budget needs 'recorded' (the count it was recorded at); record it with perfbudgets record.");
         var margin = OptionalNonNegative(entry, "margin", where)
             ?? throw new BudgetFileException($"{where}: a {budget.Kind} budget needs 'margin' (the fraction above 'recorded' its limit allows, e.g. 0.01).");
         if (!entry.TryGetProperty("recordedOn", out var on) || on.ValueKind != JsonValueKind.Object

@@ -53,8 +53,11 @@ public static partial class InstructionMeter
         ["DOTNET_PerfMapEnabled"] = "3",
     };
 
-    /// <summary>The version of the runtime a child runs on: the one running this process, which the child rolls forward to as well.</summary>
-    public static string RuntimeVersion => Environment.Version.ToString();
+    /// <summary>
+    /// The version of the runtime a child runs on: the repository's pinned runtime (<see cref="CountedRuntime"/>), else
+    /// the one running this process, which the child rolls forward to as well.
+    /// </summary>
+    public static string RuntimeVersion => CountedRuntime.Current.Version;
 
     /// <summary>
     /// Runs <paramref name="assemblyPath"/> (a workload host) under Callgrind with <paramref name="arguments"/> and
@@ -107,12 +110,15 @@ public static partial class InstructionMeter
         }
     }
 
-    /// <summary>The dotnet host that runs this process (set by the SDK in tests), else <c>dotnet</c> on PATH.</summary>
-    public static string DotnetHost => HarnessEnvironment.DotnetHost ?? "dotnet";
+    /// <summary>
+    /// The dotnet muxer the children start with: the pinned runtime's (<see cref="CountedRuntime"/>), else the one that
+    /// runs this process (set by the SDK in tests), else <c>dotnet</c> on PATH.
+    /// </summary>
+    public static string DotnetHost => CountedRuntime.Current.DotnetHost;
 
     /// <summary>
     /// The start of a process under Callgrind, with address randomization off and <see cref="DeterministicEnvironment"/>
-    /// set. Profiles go to <paramref name="outputDirectory"/>: a dump as <c>callgrind.out.PID.N</c> (<c>.N-TT</c> per thread), which is what the meter reads; the file of the final dump at exit (<c>callgrind.out.PID</c>) holds nothing counted.
+    /// and the pinned instruction sets (<see cref="CountedIsa.Environment"/>) set. Profiles go to <paramref name="outputDirectory"/>: a dump as <c>callgrind.out.PID.N</c> (<c>.N-TT</c> per thread), which is what the meter reads; the file of the final dump at exit (<c>callgrind.out.PID</c>) holds nothing counted.
     /// </summary>
     internal static ProcessStartInfo StartInfo(Valgrind valgrind, string outputDirectory, IReadOnlyList<string> command, bool cacheSimulation, bool separateThreads, bool countFromStart)
     {
@@ -145,7 +151,7 @@ public static partial class InstructionMeter
             start.ArgumentList.Add(part);
         }
 
-        foreach (var (name, value) in DeterministicEnvironment)
+        foreach (var (name, value) in DeterministicEnvironment.Concat(CountedIsa.Environment))
         {
             start.Environment[name] = value;
         }

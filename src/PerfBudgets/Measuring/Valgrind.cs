@@ -6,7 +6,8 @@ namespace PerfBudgets.Measuring;
 
 /// <summary>
 /// Where Valgrind is on this machine and which version it is, or why the instruction meter cannot run here
-/// (not Linux on x86-64, or the <c>valgrind</c> package is not installed).
+/// (not Linux on x86-64, the <c>valgrind</c> package is not installed, or the CPU lacks the instruction sets the
+/// counts assume: <see cref="CountedIsa"/>).
 /// </summary>
 /// <param name="Path">The <c>valgrind</c> executable, or null when it is unavailable.</param>
 /// <param name="Version">Its version, e.g. <c>3.19.0</c>, or null.</param>
@@ -40,9 +41,12 @@ public sealed record Valgrind(string? Path, string? Version, string? Unavailable
             var text = process.StandardOutput.ReadToEnd().Trim();
             process.WaitForExit();
             var version = text.StartsWith("valgrind-", StringComparison.Ordinal) ? text["valgrind-".Length..] : text;
-            return process.ExitCode == 0 && version.Length > 0
-                ? new Valgrind(path, version, null)
-                : new Valgrind(null, null, $"'{path} --version' failed (exit {process.ExitCode})");
+            if (process.ExitCode != 0 || version.Length == 0)
+            {
+                return new Valgrind(null, null, $"'{path} --version' failed (exit {process.ExitCode})");
+            }
+
+            return CountedIsa.HostUnsupportedReason() is { } unsupported ? new Valgrind(null, version, unsupported) : new Valgrind(path, version, null);
         }
         catch (System.ComponentModel.Win32Exception e)
         {

@@ -75,6 +75,9 @@ public static class CountedBudgetRecorder
             budget["margin"] = margin;
             budget["recordedOn"] = new JsonObject { ["runtime"] = runtimeVersion, ["valgrind"] = valgrindVersion };
             Reorder(budget);
+            var moved = breakdowns.GetValueOrDefault(name) is { } oldBreakdown && result.Attribution is { Entries.Count: > 0 } newBreakdown
+                ? MovedMost(oldBreakdown, newBreakdown.Entries)
+                : null;
             if (result.Attribution is { Entries.Count: > 0 } attribution)
             {
                 breakdowns[name] = attribution.Entries;
@@ -85,12 +88,34 @@ public static class CountedBudgetRecorder
                 : string.Create(CultureInfo.InvariantCulture, $"; median of {measured.Count} runs, {Figures.Format(measured.Min(r => r.Measured))} to {Figures.Format(measured.Max(r => r.Measured))}");
             lines.Add(string.Create(CultureInfo.InvariantCulture,
                 $"{name}: recorded {Figures.Format(oldRecorded)} → {Figures.Format(recorded)} ({change}), limit {Figures.Format(oldLimit)} → {Figures.Format(limit)}{spread}"));
+            if (moved is not null)
+            {
+                lines.Add($"  moved most: {moved}");
+            }
         }
 
         var options = new JsonSerializerOptions { WriteIndented = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
         File.WriteAllText(budgetsPath, root.ToJsonString(options) + "\n");
         RecordedMethodsFile.Write(MethodsPath(budgetsPath), breakdowns);
         return lines;
+    }
+
+    // The methods (or system-call sites) whose share of the count moved most between two breakdowns, largest change
+    // first: what a reviewer of a re-recording (a runtime upgrade, say) reads to see where the counts moved. Null when
+    // nothing moved by a whole unit per operation.
+    private static string? MovedMost(IReadOnlyList<AttributionEntry> before, IReadOnlyList<AttributionEntry> after, int count = 3)
+    {
+        var old = before.GroupBy(e => e.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Sum(e => e.Value), StringComparer.Ordinal);
+        var now = after.GroupBy(e => e.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Sum(e => e.Value), StringComparer.Ordinal);
+        var moves = old.Keys.Union(now.Keys)
+            .Select(method => (Method: method, Old: old.GetValueOrDefault(method), New: now.GetValueOrDefault(method)))
+            .Where(m => Math.Abs(m.New - m.Old) >= 1)
+            .OrderByDescending(m => Math.Abs(m.New - m.Old))
+            .ThenBy(m => m.Method, StringComparer.Ordinal)
+            .Take(count)
+            .Select(m => $"{m.Method} {(m.New >= m.Old ? "+" : "-")}{Figures.Format(Math.Abs(m.New - m.Old))} ({Figures.Format(m.Old)} → {Figures.Format(m.New)})")
+            .ToList();
+        return moves.Count == 0 ? null : string.Join(", ", moves);
     }
 
     private static string MethodsPath(string budgetsPath) =>

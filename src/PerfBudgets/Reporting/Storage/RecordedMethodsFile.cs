@@ -13,7 +13,7 @@ public static class RecordedMethodsFile
 {
     /// <summary>
     /// The file's name, beside <c>budgets.json</c>: each counted budget's breakdown by method as recorded
-    /// (<c>dotnet cake --target=Record.Instructions</c>), which a failure is compared with.
+    /// (<c>perfbudgets record</c>), which a failure is compared with.
     /// </summary>
     public const string FileName = "budgets.methods.json";
 
@@ -64,7 +64,7 @@ public static class RecordedMethodsFile
 
         var root = new JsonObject
         {
-            ["description"] = "Each counted budget's breakdown by method (instructions/op) or by system-call site (syscalls/op), as recorded with budgets.json by dotnet cake --target=Record.Instructions. Not edited by hand.",
+            ["description"] = "Each counted budget's breakdown by method (instructions/op) or by system-call site (syscalls/op), as recorded with budgets.json by perfbudgets record. Not edited by hand.",
             ["budgets"] = budgets,
         };
         File.WriteAllText(path, root.ToJsonString(new JsonSerializerOptions { WriteIndented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping }) + "\n");

@@ -1,0 +1,24 @@
+using PerfBudgets.Budgets;
+using PerfBudgets.Measuring;
+
+namespace PerfGate.Tests.Cpu.Counted;
+
+// The counted processes run on the runtime the repository pins, whatever the machine has installed.
+public sealed class CountedRuntimeTests(CountedRuns runs)
+{
+    [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
+    public async Task The_workload_host_runs_on_the_pinned_runtime()
+    {
+        if (runs.UnavailableReason is { } reason)
+        {
+            throw new BudgetNotMeasuredException($"the counted runtime is not used here ({reason})");
+        }
+
+        var run = await runs.InProcess;
+
+        CountedRuntime.Current.IsPinned.Should().BeTrue("the suite lays the pinned runtime out beside itself (build/CountedRuntime.targets)");
+        run.StandardOutput.Should().Contain($"runtime {CountedRuntime.Current.Version}\n", "the host reports the runtime it runs on");
+        SuiteGate.Current.Book.Budgets.Where(b => b.RecordedOn is not null).Should().OnlyContain(b => b.RecordedOn!.Runtime == CountedRuntime.Current.Version,
+            "every count is recorded on the pinned runtime");
+    }
+}
