@@ -231,13 +231,47 @@ public sealed class BudgetGate
     private Budget CountedBudget(string budgetName)
     {
         var budget = Book.Get(budgetName);
-        return budget.Kind.IsCounted
+        return budget.Kind.IsCounted && budget.Kind != BudgetKind.GrowthExponentMax
             ? budget
             : throw new BudgetFileException($"{Book.FilePath}: budget '{budgetName}' is a {budget.Kind} budget; CheckCount takes {BudgetKind.InstructionsMax} or {BudgetKind.SyscallsMax}.");
     }
 
     private static double CountedFigure(Budget budget, InstructionMeasurement measurement) =>
         budget.Kind == BudgetKind.SyscallsMax ? measurement.SystemCallsPerOperation : measurement.InstructionsPerOperation;
+
+    /// <summary>
+    /// Checks a <c>growth-exponent-max</c> budget against an operation counted at two sizes: the figure is the growth
+    /// exponent (<see cref="GrowthMeasurement.Exponent"/>). The breakdown recorded with it is each method's
+    /// instructions per item at the large size; when the budget breaks, the failure names the methods whose count per
+    /// item rose between the sizes (<see cref="GrowthAttribution"/>). Counts taken on another runtime than the budget
+    /// was recorded with fail and say so, as in <see cref="CheckCount"/>.
+    /// </summary>
+    /// <param name="budgetName">A <c>growth-exponent-max</c> budget defined in <c>budgets.json</c>.</param>
+    /// <param name="growth">The operation counted at its two sizes.</param>
+    /// <param name="describe">Optional: what was measured, put before the measurement's own figures in the detail.</param>
+    public BudgetResult CheckGrowth(string budgetName, GrowthMeasurement growth, string? describe = null)
+    {
+        ArgumentNullException.ThrowIfNull(growth);
+        var budget = Book.Get(budgetName);
+        if (budget.Kind != BudgetKind.GrowthExponentMax)
+        {
+            throw new BudgetFileException($"{Book.FilePath}: budget '{budgetName}' is a {budget.Kind} budget; CheckGrowth takes {BudgetKind.GrowthExponentMax}.");
+        }
+
+        var measured = growth.Exponent;
+        var detail = string.IsNullOrEmpty(describe) ? growth.ToString() : $"{describe}; {growth}";
+        var attribution = GrowthAttribution.From(growth);
+        if (budget.RecordedOn is { } on && on.Runtime != growth.Large.RuntimeVersion)
+        {
+            var line = $"{budget.Name}: recorded on .NET {on.Runtime}, counted on .NET {growth.Large.RuntimeVersion}: " +
+                $"counts do not compare across runtime versions; re-record them on the pinned runtime ({RecordCommand}) [measured {Figures.Format(measured)} {budget.Unit}, limit {Figures.Format(budget.Limit)}]";
+            Store.Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
+                DateTimeOffset.UtcNow, MachineInfo.Current, $"{line}; {detail}", attribution));
+            throw Failure(budget, measured, FailureCause.OtherVersions, line);
+        }
+
+        return CheckWith(budgetName, measured, detail, diagnose: null, known: attribution);
+    }
 
     /// <summary>
     /// Records that a budget could not be measured on this machine, with the reason (<c>valgrind not found: …</c>),

@@ -34,6 +34,10 @@ internal static class CountedWorkloads
         ["Json.RoundTrip.BufferWriter.List9"] = () => RoundTrip("BufferWriter", "List9"),
         ["Sockets.SaeaLoop"] = SaeaLoopMessages,
         ["Sockets.ValueTaskLoop"] = ValueTaskLoopMessages,
+        ["Json.List.RoundTrip9"] = () => ListRoundTrip(9, operations: 20, warmUpOperations: 60),
+        ["Json.List.RoundTrip1000"] = () => ListRoundTrip(1_000, operations: 1, warmUpOperations: 2),
+        ["HPack.Block.RoundTrip10"] = () => BlockRoundTrip(10, operations: 100, warmUpOperations: 300),
+        ["HPack.Block.RoundTrip100"] = () => BlockRoundTrip(100, operations: 10, warmUpOperations: 30),
     };
 
     public static IReadOnlyList<string> Names => [.. Workloads.Keys];
@@ -146,6 +150,56 @@ internal static class CountedWorkloads
         long sent = 0;
         InstructionRegion.Measure("Sockets.ValueTaskLoop", n => sent += loop.RunAsync(n).GetAwaiter().GetResult().Messages, operations: 200, warmUpOperations: 500);
         return Check(sent == 500 + (3 * 200), $"{sent} messages");
+    }
+
+    // The growth workloads: the same operation at two sizes, for the growth-exponent budgets. The list is written the
+    // way GET /api/employees writes it (EmployeesController.WriteList into a pooled buffer writer) and read back the way
+    // POST /api/employees/echo reads it.
+    private static string ListRoundTrip(int count, int operations, int warmUpOperations)
+    {
+        var options = new JsonPoolOptions();
+        var strategies = new JsonStrategies(options);
+        var controller = new EmployeesController(strategies, Microsoft.Extensions.Options.Options.Create(options));
+        var pool = strategies.BufferWriter.Pool;
+        List<Employee>? back = null;
+        InstructionRegion.Measure($"Json.List.RoundTrip{count}", n =>
+        {
+            for (var i = 0; i < n; i++)
+            {
+                var buffer = pool.Rent();
+                try
+                {
+                    controller.WriteList(buffer.JsonWriter, EmployeeData.First(count));
+                    back = System.Text.Json.JsonSerializer.Deserialize(buffer.WrittenSpan, strategies.Json.List.Read);
+                }
+                finally
+                {
+                    pool.Return(buffer);
+                }
+            }
+        }, operations, warmUpOperations);
+        return Check(back is not null && SameJson(back, EmployeeData.List(count), strategies.Json.List.Write), $"equal list of {count}");
+    }
+
+    // A header block of N distinct headers as a connection's first request: a new encoder and decoder per block (64 KiB
+    // tables, so every header is a Huffman-coded literal inserted into both tables, none evicted), encoded then decoded.
+    private static string BlockRoundTrip(int headers, int operations, int warmUpOperations)
+    {
+        var block = HPackWorkloads.Bytes([.. Enumerable.Range(0, headers).Select(i => (
+            string.Create(CultureInfo.InvariantCulture, $"x-header-{i:D3}"),
+            string.Create(CultureInfo.InvariantCulture, $"value-{i * 7_919 % 10_007}-{i * 31:x5}")))]);
+        var buffer = new byte[64 * 1024];
+        var counter = new HeaderCounter();
+        InstructionRegion.Measure($"HPack.Block.RoundTrip{headers}", n =>
+        {
+            for (var i = 0; i < n; i++)
+            {
+                var written = HPackWorkloads.EncodeBlock(new HPackEncoder(new HPackEncoderOptions { MaxDynamicTableSize = 65_536 }), buffer, block, null, null);
+                new HPackDecoder(new HPackDecoderOptions { MaxDynamicTableSize = 65_536, MaxHeaderListSize = 1 << 20 })
+                    .Decode(buffer.AsSpan(0, written), endHeaders: true, counter);
+            }
+        }, operations, warmUpOperations);
+        return Check(counter.Headers == (long)headers * (warmUpOperations + (3 * operations)), $"{counter.Headers} headers");
     }
 
     private static bool SameJson<T>(T actual, T expected, System.Text.Json.Serialization.Metadata.JsonTypeInfo<T> typeInfo) =>

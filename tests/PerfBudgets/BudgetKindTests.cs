@@ -13,6 +13,7 @@ public sealed class BudgetKindTests
     [InlineData("errors-max", BudgetDirection.AtMost, UnitFamily.Count, false, false, true)]
     [InlineData("instructions-max", BudgetDirection.AtMost, UnitFamily.Instructions, true, false, true)]
     [InlineData("syscalls-max", BudgetDirection.AtMost, UnitFamily.SystemCalls, true, false, true)]
+    [InlineData("growth-exponent-max", BudgetDirection.AtMost, UnitFamily.Ratio, true, false, true)]
     [InlineData("blocked-ms-max", BudgetDirection.AtMost, UnitFamily.Time, false, false, true)]
     [InlineData("requests-per-second-min", BudgetDirection.AtLeast, UnitFamily.Rate, false, true, true)]
     [InlineData("efficiency-min", BudgetDirection.AtLeast, UnitFamily.Ratio, false, true, true)]

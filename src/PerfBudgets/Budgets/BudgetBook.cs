@@ -223,7 +223,8 @@ public sealed class BudgetBook
     // was recorded with; the limit must be what the two give, so a hand-edited limit cannot drift from its recording.
     private static Budget ReadRecording(JsonElement entry, Budget budget, string where)
     {
-        var recorded = OptionalNonNegative(entry, "recorded", where)
+        // A growth exponent may be below 0 (a fixed cost that shrinks at the larger size); a count may not.
+        var recorded = (budget.Kind == BudgetKind.GrowthExponentMax ? OptionalNumber(entry, "recorded", where) : OptionalNonNegative(entry, "recorded", where))
             ?? throw new BudgetFileException($"{where}: a {budget.Kind} budget needs 'recorded' (the count it was recorded at); record it with perfbudgets record.");
         var margin = OptionalNonNegative(entry, "margin", where)
             ?? throw new BudgetFileException($"{where}: a {budget.Kind} budget needs 'margin' (the fraction above 'recorded' its limit allows, e.g. 0.01).");
@@ -234,11 +235,14 @@ public sealed class BudgetBook
             throw new BudgetFileException($"{where}: a {budget.Kind} budget needs 'recordedOn': {{ \"runtime\": \"10.0.12\", \"valgrind\": \"3.19.0\" }}.");
         }
 
-        var expected = CountedLimit(recorded, margin);
+        var expected = CountedLimit(budget.Kind, recorded, margin);
         if (Math.Abs(budget.Limit - expected) > 1e-9)
         {
+            var sum = budget.Kind == BudgetKind.GrowthExponentMax
+                ? string.Create(CultureInfo.InvariantCulture, $"recorded {recorded} + margin {margin}")
+                : string.Create(CultureInfo.InvariantCulture, $"recorded {recorded} + margin {margin:P1}");
             throw new BudgetFileException(string.Create(CultureInfo.InvariantCulture,
-                $"{where}: limit {budget.Limit} is not recorded {recorded} + margin {margin:P1} = {expected}; change 'recorded' or 'margin' (or re-record), not the limit."));
+                $"{where}: limit {budget.Limit} is not {sum} = {expected}; change 'recorded' or 'margin' (or re-record), not the limit."));
         }
 
         return budget with
@@ -256,8 +260,32 @@ public sealed class BudgetBook
     public static double CountedLimit(double recorded, double margin) => Math.Ceiling(recorded * (1 + margin) * 100) / 100;
 
     /// <summary>
+    /// The limit of a counted budget of <paramref name="kind"/>: for <see cref="BudgetKind.GrowthExponentMax"/>,
+    /// <paramref name="recorded"/> + <paramref name="margin"/> (the margin in exponent units: an exponent near 0 has
+    /// no useful fraction), rounded up to three decimals; for the other counted kinds <see cref="CountedLimit(double, double)"/>.
+    /// </summary>
+    public static double CountedLimit(BudgetKind kind, double recorded, double margin) =>
+        kind == BudgetKind.GrowthExponentMax
+            ? Math.Ceiling(Math.Round((recorded + margin) * 1000, 6)) / 1000
+            : CountedLimit(recorded, margin);
+
+    /// <summary>
+    /// What a counted budget of <paramref name="kind"/> is recorded at from the figures of one run or more: their
+    /// median, rounded to four decimals for a growth exponent and to two for a count, and the limit
+    /// <see cref="CountedLimit(BudgetKind, double, double)"/> of it and <paramref name="margin"/>.
+    /// </summary>
+    public static (double Recorded, double Limit) CountedRecording(BudgetKind kind, IReadOnlyList<double> counts, double margin)
+    {
+        ArgumentNullException.ThrowIfNull(kind);
+        ArgumentNullException.ThrowIfNull(counts);
+        ArgumentOutOfRangeException.ThrowIfZero(counts.Count);
+        var recorded = Math.Round(Median(counts), kind == BudgetKind.GrowthExponentMax ? 4 : 2);
+        return (recorded, CountedLimit(kind, recorded, margin));
+    }
+
+    /// <summary>
     /// What a counted budget is recorded at from the counts of one run or more: <c>recorded</c> is their median rounded
-    /// to two decimals, and the limit <see cref="CountedLimit"/> of it and <paramref name="margin"/>.
+    /// to two decimals, and the limit <see cref="CountedLimit(double, double)"/> of it and <paramref name="margin"/>.
     /// </summary>
     /// <param name="counts">The counts per operation the runs measured; at least one.</param>
     /// <param name="margin">The budget's margin (0.01 reads as 1%).</param>
@@ -301,6 +329,18 @@ public sealed class BudgetBook
         }
 
         return noise;
+    }
+
+    private static double? OptionalNumber(JsonElement entry, string property, string where)
+    {
+        if (!entry.TryGetProperty(property, out var value))
+        {
+            return null;
+        }
+
+        return value.ValueKind == JsonValueKind.Number
+            ? value.GetDouble()
+            : throw new BudgetFileException($"{where}: '{property}' must be a number.");
     }
 
     private static double? OptionalNonNegative(JsonElement entry, string property, string where)

@@ -46,6 +46,14 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     /// <summary>System calls per operation, counted under Callgrind (<c>InstructionMeter</c>).</summary>
     public static readonly BudgetKind SyscallsMax = new("syscalls-max", BudgetDirection.AtMost, UnitFamily.SystemCalls, Traits.Counted);
 
+    /// <summary>
+    /// How an operation's counted cost grows with its input between two sizes: the exponent k of cost ∝ size^k
+    /// (<c>GrowthMeasurement</c>), unitless; linear work with a fixed part is at most 1, a scan per item about 2.
+    /// Counted like <see cref="InstructionsMax"/>: recorded, re-recorded rather than tuned; its margin is in exponent
+    /// units (limit = recorded + margin), since an exponent near 0 has no useful fraction.
+    /// </summary>
+    public static readonly BudgetKind GrowthExponentMax = new("growth-exponent-max", BudgetDirection.AtMost, UnitFamily.Ratio, Traits.Counted);
+
     /// <summary>Thread-milliseconds a server's pool threads spend blocked inside work items, per operation (<c>BlockingMeter</c>).</summary>
     public static readonly BudgetKind BlockedMillisecondsMax = new("blocked-ms-max", BudgetDirection.AtMost, UnitFamily.Time);
 
@@ -100,7 +108,7 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     public UnitFamily Family { get; }
 
     /// <summary>
-    /// True for the counted kinds (<see cref="InstructionsMax"/>, <see cref="SyscallsMax"/>): their limit is a recorded
+    /// True for the counted kinds (<see cref="InstructionsMax"/>, <see cref="SyscallsMax"/>, <see cref="GrowthExponentMax"/>): their limit is a recorded
     /// count plus a margin, recorded with a runtime and a Valgrind version, and re-recorded rather than tuned.
     /// </summary>
     public bool IsCounted => (_traits & Traits.Counted) != 0;

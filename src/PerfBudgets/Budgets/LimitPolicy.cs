@@ -15,7 +15,7 @@ namespace PerfBudgets.Budgets;
 /// allocation the runtime makes now and then.</description></item>
 /// <item><description><b>Counted</b> (<c>instructions-max</c>, <c>syscalls-max</c>): recorded at the median of the runs
 /// (two decimals), and the limit is ceil(recorded × (1 + margin), 2 decimals) with the budget's own margin, exactly as
-/// <see cref="BudgetBook.CountedRecording"/> gives them (the recorder of <c>Record.Instructions</c> too). The margin is never changed here: it is the budget's decision,
+/// <see cref="BudgetBook.CountedRecording(BudgetKind, IReadOnlyList{double}, double)"/> gives them (the recorder of <c>Record.Instructions</c> too). The margin is never changed here: it is the budget's decision,
 /// justified by the spread its description gives.</description></item>
 /// <item><description><b>Floors</b> (<c>requests-per-second-min</c>, <c>operations-per-second-min</c>,
 /// <c>efficiency-min</c>): no more than 1.5× below the slowest run, limit = min ÷ 1.5 rounded down to two decimals, so
@@ -97,7 +97,7 @@ public static class LimitPolicy
         if (budget.Kind.IsCounted)
         {
             Debug.Assert(budget.Margin is not null, "BudgetBook refuses a counted budget without a margin.");
-            var (recorded, limit) = BudgetBook.CountedRecording(measured, budget.Margin ?? 0.01);
+            var (recorded, limit) = BudgetBook.CountedRecording(budget.Kind, measured, budget.Margin ?? 0.01);
             return proposal with { ProposedLimit = limit, ProposedRecorded = recorded };
         }
 

@@ -48,6 +48,23 @@ public sealed record InstructionMeasurement(
     public double InstructionSpread => (double)InstructionsByRepetition.Max() / InstructionsByRepetition.Min() - 1;
 
     /// <summary>
+    /// The same counts per item of an operation that handles <paramref name="itemsPerOperation"/> items (employees in a
+    /// list, KiB in a frame): every repetition holds that many times the operations, and each method's count is divided
+    /// by it. For a budget on the cost per item at a large size, which a fixed cost per operation no longer hides.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="itemsPerOperation"/> is not positive.</exception>
+    public InstructionMeasurement PerItem(int itemsPerOperation)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(itemsPerOperation);
+        return this with
+        {
+            OperationsPerRepetition = checked(OperationsPerRepetition * itemsPerOperation),
+            Methods = [.. Methods.Select(m => m with { PerOperation = m.PerOperation / itemsPerOperation })],
+            SystemCallSites = [.. SystemCallSites.Select(m => m with { PerOperation = m.PerOperation / itemsPerOperation })],
+        };
+    }
+
+    /// <summary>
     /// A one-line account: the figure, how it was taken, the spread, the system calls and the versions, for the
     /// detail of a recorded result.
     /// </summary>

@@ -170,6 +170,7 @@ public sealed class CountedRuns : IAsyncLifetime
             }
         }
 
+        CountGrowthWorkloads(book, callgrind, app, counts, only);
         return counts;
     }
 
@@ -180,6 +181,46 @@ public sealed class CountedRuns : IAsyncLifetime
         return CallgrindWorkloadHost.Measure(host, ["--serve", "IO.FileCopy"], "IO.FileCopy",
             book.IntParameter("Cpu.Counted.FileCopy.WarmUpCopies"), book.IntParameter("Cpu.Counted.FileCopy.Copies"),
             book.IntParameter("Cpu.Counted.FileCopy.Rounds"), Timeout);
+    }
+
+    // The large sizes of the growth budgets, counted last so the workloads above see the server as they always did:
+    // the 1,000-employee list (the endpoint's largest, JsonPools:MaximumListCount; its 9-employee size is
+    // Json.Endpoint.Employees9 above) and echo frames of 100 B and of the service's largest, 64 KiB
+    // (EchoServerOptions.MaxFrameBytes). A 1,000-employee request costs about 100 times a 9-employee one, so it has a
+    // short warm-up and few requests: its counts repeat as closely as the small ones', and the suite stays short.
+    // With 'only', that one workload alone (a confirmation).
+    private static void CountGrowthWorkloads(PerfBudgets.Budgets.BudgetBook book, CallgrindServer callgrind, AppProcess app, Dictionary<string, InstructionMeasurement> counts, string? only)
+    {
+        var list1000 = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(EmployeeData.MaxCount), EmployeeJson.Default.List.Write);
+        if (only is null or "Json.Endpoint.Employees1000")
+        {
+            using var probe = new HttpKeepAliveProbe(app.EndPoint, $"/api/employees?count={EmployeeData.MaxCount}", bufferSize: list1000.Length + (16 * 1024));
+            probe.Timeout = TimeSpan.FromMinutes(2);
+            void Send() => Expect(probe.Send(), 200);
+            CallgrindServer.WarmUp(app.ProcessId, Send, book.IntParameter("Cpu.Counted.Server.Growth.WarmUpRequests"));
+            counts["Json.Endpoint.Employees1000"] = callgrind.Measure(app.ProcessId, "Json.Endpoint.Employees1000", Send,
+                book.IntParameter("Cpu.Counted.Server.Growth.Requests"), book.IntParameter("Cpu.Counted.Server.Growth.Rounds"));
+            if (!probe.LastBody.SequenceEqual(list1000))
+            {
+                throw new InvalidOperationException("The server answered the counted requests of Json.Endpoint.Employees1000 with a wrong body.");
+            }
+        }
+
+        var warmUp = book.IntParameter("Cpu.Counted.Server.WarmUpRequests");
+        var frames = book.IntParameter("Cpu.Counted.Server.Growth.EchoFrames");
+        var rounds = book.IntParameter("Cpu.Counted.Server.Growth.EchoRounds");
+        foreach (var bytes in new[] { 100, new EchoServerOptions().MaxFrameBytes })
+        {
+            var name = bytes == 100 ? "Sockets.Echo.Frame100" : "Sockets.Echo.Frame64K";
+            if (only is not null && only != name)
+            {
+                continue;
+            }
+
+            using var client = EchoClient.Connect(app.EchoEndPoint!, bytes, TimeSpan.FromSeconds(60));
+            CallgrindServer.WarmUp(app.ProcessId, client.Echo, warmUp);
+            counts[name] = callgrind.Measure(app.ProcessId, name, client.Echo, frames, rounds);
+        }
     }
 
     private static void Expect(int status, int expected)

@@ -69,7 +69,7 @@ public static class CountedBudgetRecorder
             var margin = budget["margin"]?.GetValue<double>() ?? 0.01;
             var oldRecorded = budget["recorded"]?.GetValue<double>() ?? double.NaN;
             var oldLimit = budget["limit"]?.GetValue<double>() ?? double.NaN;
-            var (recorded, limit) = BudgetBook.CountedRecording(measured.Select(r => r.Measured).ToList(), margin);
+            var (recorded, limit) = BudgetBook.CountedRecording(kind, measured.Select(r => r.Measured).ToList(), margin);
             budget["recorded"] = recorded;
             budget["limit"] = limit;
             budget["margin"] = margin;
