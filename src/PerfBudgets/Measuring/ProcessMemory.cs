@@ -14,6 +14,24 @@ public static class ProcessMemory
     /// <summary>The resident set size in bytes now (<c>VmRSS</c>), or null where there is no <c>/proc</c>.</summary>
     public static long? WorkingSetBytes(int processId) => StatusBytes(processId, "VmRSS:");
 
+    /// <summary>
+    /// The garbage collector's mode as the process shows it: server GC runs one thread per heap named
+    /// <c>.NET Server GC</c>, workstation GC none (its background thread is <c>.NET BGC</c>, started when first
+    /// needed). Returns the number of server-GC threads (0 for workstation GC), or null where there is no <c>/proc</c>.
+    /// </summary>
+    public static int? ServerGcThreads(int processId)
+    {
+        try
+        {
+            var tasks = Directory.GetDirectories($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/task");
+            return tasks.Count(task => ReadOrEmpty(Path.Combine(task, "comm")).TrimEnd('\n') == ServerGcThreadName);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
     /// <summary>Reads one <c>kB</c> line of a status text: <c>VmHWM:	  123456 kB</c> gives 126,418,944.</summary>
     public static long? ParseStatusBytes(string status, string field)
     {
@@ -33,6 +51,21 @@ public static class ProcessMemory
         }
 
         return null;
+    }
+
+    // The runtime's name for a server GC thread (a Linux thread name is at most 15 characters).
+    private const string ServerGcThreadName = ".NET Server GC";
+
+    private static string ReadOrEmpty(string path)
+    {
+        try
+        {
+            return File.ReadAllText(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return string.Empty; // the thread ended between listing and reading
+        }
     }
 
     private static long? StatusBytes(int processId, string field)

@@ -44,6 +44,7 @@ public sealed class ServerMemoryTests(ITestOutputHelper output)
         var load = await DriveConcurrentLoadAsync(app, book.IntParameter("Load.Memory.Copies"), book.IntParameter("Load.Memory.RequestsPerCopy"), ct);
         var peakWorkingSet = ProcessMemory.PeakWorkingSetBytes(app.ProcessId);
         var committed = await GcCommittedReader.ReadAsync(app.ProcessId, ct);
+        var serverGcThreads = ProcessMemory.ServerGcThreads(app.ProcessId);
         var loadSeconds = clock.Elapsed.TotalSeconds;
 
         // 2. Live bytes left behind per operation, one workload after another, each on its own connection.
@@ -79,7 +80,14 @@ public sealed class ServerMemoryTests(ITestOutputHelper output)
             output.WriteLine($"  {RetainedGrowth.OfSecondInterval(measurement).Describe(8)}");
         }
 
-        var gcMode = idle.GcHeaps > 1 ? $"server GC ({idle.GcHeaps} heaps)" : $"workstation GC ({idle.GcHeaps} heap)";
+        // The app runs the Web SDK's default, server GC, whose heap count .NET 9+ adapts to the load (DATAS): the
+        // GC threads say which collector it is, the snapshots' collections how many heaps it used.
+        var gcMode = (serverGcThreads switch
+        {
+            null => "GC mode not readable",
+            0 => "workstation GC",
+            var n => $"server GC ({n} GC threads)",
+        }) + string.Create(CultureInfo.InvariantCulture, $", {idle.GcHeaps} heap(s) in use at the last snapshot");
         var footprint = string.Create(CultureInfo.InvariantCulture,
             $"{gcMode}; after {load}; peak resident {peakWorkingSet / 1_048_576.0:0.0} MiB, GC committed {committed / 1_048_576.0:0.0} MiB");
         var readings = retained.SelectMany(r => new[] { r.Measurement.Warm, r.Measurement.AfterFirst, r.Measurement.AfterSecond }).Append(idle).ToList();

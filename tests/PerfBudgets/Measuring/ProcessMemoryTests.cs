@@ -34,4 +34,24 @@ public sealed class ProcessMemoryTests
 
         peak.Should().BeGreaterThanOrEqualTo(now!.Value).And.BeGreaterThan(1_000_000);
     }
+
+    [Fact]
+    public void The_collectors_mode_is_read_from_the_processs_gc_threads_on_linux()
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return;
+        }
+
+        var threads = ProcessMemory.ServerGcThreads(Environment.ProcessId);
+
+        if (System.Runtime.GCSettings.IsServerGC)
+        {
+            threads.Should().BeGreaterThan(0, "server GC runs a thread per heap");
+        }
+        else
+        {
+            threads.Should().Be(0, "workstation GC has no server GC threads");
+        }
+    }
 }
