@@ -20,6 +20,9 @@ namespace PerfBudgets.Measuring;
 public sealed record RetainedMemoryMeasurement(HeapReading Warm, HeapReading AfterFirst, HeapReading AfterSecond,
     int FirstOperations, int SecondOperations, string Operation = "op")
 {
+    /// <summary>What else the detail should say, e.g. the earlier attempts of a measurement that was repeated; or null.</summary>
+    public string? Note { get; init; }
+
     /// <summary>Live bytes gained per operation over the second interval: the budget figure.</summary>
     public double BytesPerOperation => PerOperation(AfterSecond.LiveBytes - AfterFirst.LiveBytes, SecondOperations);
 
@@ -33,10 +36,14 @@ public sealed record RetainedMemoryMeasurement(HeapReading Warm, HeapReading Aft
     /// Both intervals and the readings: <c>second interval +2,048 B over 2,000 requests (1.02 B/request); first +9,120 B
     /// over 1,000 (9.12 B/request); live after warm-up 3,456,789 B; 3 readings 1.2 s</c>.
     /// </summary>
-    public override string ToString() => string.Create(CultureInfo.InvariantCulture,
-        $"second interval {Signed(AfterSecond.LiveBytes - AfterFirst.LiveBytes)} B over {SecondOperations:N0} {Operation}s ({BytesPerOperation:0.##} B/{Operation}); " +
-        $"first {Signed(AfterFirst.LiveBytes - Warm.LiveBytes)} B over {FirstOperations:N0} ({FirstIntervalBytesPerOperation:0.##} B/{Operation}); " +
-        $"live after warm-up {Warm.LiveBytes:N0} B{Objects(Warm)}; 3 readings {ReadingCost.TotalSeconds:0.00} s");
+    public override string ToString()
+    {
+        var text = string.Create(CultureInfo.InvariantCulture,
+            $"second interval {Signed(AfterSecond.LiveBytes - AfterFirst.LiveBytes)} B over {SecondOperations:N0} {Operation}s ({BytesPerOperation:0.##} B/{Operation}); " +
+            $"first {Signed(AfterFirst.LiveBytes - Warm.LiveBytes)} B over {FirstOperations:N0} ({FirstIntervalBytesPerOperation:0.##} B/{Operation}); " +
+            $"live after warm-up {Warm.LiveBytes:N0} B{Objects(Warm)}; 3 readings {ReadingCost.TotalSeconds:0.00} s");
+        return Note is null ? text : $"{text}; {Note}";
+    }
 
     private static double PerOperation(long bytes, int operations) => operations <= 0 ? 0 : (double)bytes / operations;
 

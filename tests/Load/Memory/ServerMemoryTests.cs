@@ -59,14 +59,13 @@ public sealed class ServerMemoryTests(ITestOutputHelper output)
         foreach (var (budget, open, answer) in workloads)
         {
             using var probe = open();
-            var measurement = await RetainedMemoryMeter.MeasureAsync(n => Task.Run(() => Send(probe, n, answer, budget), ct), warmUp, first, second, Snapshot, "request");
-            retained.Add((budget, measurement));
+            retained.Add((budget, await MeasureRetainedAsync(budget, n => Task.Run(() => Send(probe, n, answer, budget), ct), warmUp, first, second, Snapshot, "request")));
         }
 
         using (var frames = await EchoClient.ConnectAsync(app.EchoEndPoint!, EchoPayloadBytes, ct))
         {
-            var measurement = await RetainedMemoryMeter.MeasureAsync(n => Task.Run(() => Echo(frames, n), ct), warmUp, first, second, Snapshot, "frame");
-            retained.Add(("Sockets.Echo.RetainedBytesPerFrame", measurement));
+            const string budget = "Sockets.Echo.RetainedBytesPerFrame";
+            retained.Add((budget, await MeasureRetainedAsync(budget, n => Task.Run(() => Echo(frames, n), ct), warmUp, first, second, Snapshot, "frame")));
         }
 
         // 3. Every connection is closed now: no per-request object may still be alive. Kestrel finishes a closed
@@ -142,6 +141,29 @@ public sealed class ServerMemoryTests(ITestOutputHelper output)
         {
             return (0, $"the server's gc-committed counter could not be read: {e.Message}");
         }
+    }
+
+    // A pool thread the runtime adds during an interval fills its own thread-local ArrayPool cache once (seen: +400 KB
+    // of byte[] and char[] at ~0 objects per request, 81 B/request over 5,000 requests of an unchanged server). Such a
+    // fill does not come back; a leak grows every interval by the same amount per operation. So an interval over its
+    // limit is measured again on the same connection, up to Load.Memory.MaxAttempts in all, and the smallest is gated;
+    // the detail keeps every attempt.
+    private async Task<RetainedMemoryMeasurement> MeasureRetainedAsync(string budget, Func<int, Task> drive, int warmUp, int first, int second,
+        Func<Task<HeapReading>> snapshot, string operation)
+    {
+        var limit = _gate.Book.Get(budget).Limit;
+        var attempts = _gate.Book.IntParameter("Load.Memory.MaxAttempts");
+        var measurement = await RetainedMemoryMeter.MeasureAsync(drive, warmUp, first, second, snapshot, operation);
+        var earlier = new List<string>();
+        for (var attempt = 2; attempt <= attempts && measurement.BytesPerOperation > limit; attempt++)
+        {
+            earlier.Add(string.Create(CultureInfo.InvariantCulture,
+                $"attempt {attempt - 1}: {measurement.BytesPerOperation:0.##} B/{operation}, {RetainedGrowth.OfSecondInterval(measurement).Describe(3)}"));
+            var again = await RetainedMemoryMeter.MeasureAsync(drive, 0, first, second, snapshot, operation);
+            measurement = again.BytesPerOperation < measurement.BytesPerOperation ? again : measurement;
+        }
+
+        return earlier.Count == 0 ? measurement : measurement with { Note = string.Join("; ", earlier) };
     }
 
     // Concurrent copies, each on its own keep-alive connection, cycling through the three HTTP endpoints; one echo

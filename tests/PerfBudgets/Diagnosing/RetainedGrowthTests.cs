@@ -67,6 +67,15 @@ public sealed class RetainedGrowthTests
         measurement.ToString().Should().StartWith("second interval +400 B over 200 requests (2 B/request); first +10,000 B over 100 (100 B/request)");
     }
 
+    [Fact]
+    public void A_note_such_as_earlier_attempts_ends_the_detail()
+    {
+        var reading = Reading((Employee, 0, 1_000));
+        var measurement = new RetainedMemoryMeasurement(reading, reading, reading, 10, 10) { Note = "attempt 1: 81 B/op" };
+
+        measurement.ToString().Should().EndWith("; attempt 1: 81 B/op");
+    }
+
     private static HeapReading Reading(params (string Name, long Objects, long Bytes)[] types) =>
         new(types.Sum(t => t.Bytes), types.Sum(t => t.Objects), types.ToDictionary(t => t.Name, t => new LiveTypeCount(t.Name, t.Objects, t.Bytes)), TimeSpan.Zero);
 }
