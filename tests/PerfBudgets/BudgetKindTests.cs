@@ -18,6 +18,10 @@ public sealed class BudgetKindTests
     [InlineData("requests-per-second-min", BudgetDirection.AtLeast, UnitFamily.Rate, false, true, true)]
     [InlineData("efficiency-min", BudgetDirection.AtLeast, UnitFamily.Ratio, false, true, true)]
     [InlineData("ratio-min", BudgetDirection.AtLeast, UnitFamily.Ratio, false, true, true)]
+    [InlineData("retained-bytes-per-op-max", BudgetDirection.AtMost, UnitFamily.Bytes, false, false, true)]
+    [InlineData("instances-max", BudgetDirection.AtMost, UnitFamily.Count, false, false, true)]
+    [InlineData("working-set-bytes-max", BudgetDirection.AtMost, UnitFamily.Bytes, false, false, true)]
+    [InlineData("gc-committed-bytes-max", BudgetDirection.AtMost, UnitFamily.Bytes, false, false, true)]
     public void A_kind_carries_its_direction_unit_family_and_behaviour(
         string name, BudgetDirection direction, UnitFamily family, bool counted, bool wallClock, bool dependsOnCodeGeneration)
     {
@@ -30,7 +34,7 @@ public sealed class BudgetKindTests
     [Fact]
     public void Every_kind_is_parsed_back_to_the_same_instance_and_an_unknown_name_is_not()
     {
-        BudgetKind.All.Should().HaveCount(17);
+        BudgetKind.All.Should().HaveCount(22);
         foreach (var kind in BudgetKind.All)
         {
             BudgetKind.TryParse(kind.Name, out var parsed).Should().BeTrue();

@@ -72,6 +72,21 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     /// <summary>A floor on a ratio of two figures measured in the same run.</summary>
     public static readonly BudgetKind RatioMin = new("ratio-min", BudgetDirection.AtLeast, UnitFamily.Ratio, Traits.WallClock);
 
+    /// <summary>
+    /// Live bytes an operation leaves behind: growth of the live heap per operation between two full-collection
+    /// readings (<c>RetainedMemoryMeter</c>). A leak moves it; allocation figures do not see it.
+    /// </summary>
+    public static readonly BudgetKind RetainedBytesPerOpMax = new("retained-bytes-per-op-max", BudgetDirection.AtMost, UnitFamily.Bytes);
+
+    /// <summary>Live instances of a type after the operations are done (from a heap snapshot).</summary>
+    public static readonly BudgetKind InstancesMax = new("instances-max", BudgetDirection.AtMost, UnitFamily.Count);
+
+    /// <summary>A process's peak resident set (the kernel's high-water mark, <c>VmHWM</c>), in bytes.</summary>
+    public static readonly BudgetKind WorkingSetBytesMax = new("working-set-bytes-max", BudgetDirection.AtMost, UnitFamily.Bytes);
+
+    /// <summary>Bytes the garbage collector has committed from the OS, in a process after its load.</summary>
+    public static readonly BudgetKind GcCommittedBytesMax = new("gc-committed-bytes-max", BudgetDirection.AtMost, UnitFamily.Bytes);
+
     private readonly Traits _traits;
 
     private BudgetKind(string name, BudgetDirection direction, UnitFamily family, Traits traits = Traits.None)

@@ -1,0 +1,55 @@
+using PerfBudgets.Measuring;
+
+namespace PerfBudgets.Tests.Measuring;
+
+// The in-process meter sees what an operation keeps, not what it allocates, and tells a one-time fill from growth.
+// The test host's own threads keep up to ~10 KB between two readings (seen: 8.6 KB), so the intervals are long
+// enough that this is a fraction of a byte per operation.
+public sealed class RetainedMemoryMeterTests
+{
+    private static readonly List<byte[]> Kept = new(capacity: 30_000);
+    private static byte[]? _oneTimeCache;
+
+    [Fact]
+    public void An_operation_that_allocates_and_keeps_nothing_retains_about_nothing()
+    {
+        var measured = RetainedMemoryMeter.Measure(static () => GC.KeepAlive(new byte[100]), warmUp: 100, first: 2_000, second: 20_000);
+
+        measured.BytesPerOperation.Should().BeInRange(-2, 2, measured.ToString());
+    }
+
+    [Fact]
+    public void An_operation_that_keeps_a_100_byte_array_retains_its_128_bytes()
+    {
+        Kept.Clear();
+
+        // A 100-byte array is 24 B of header and length + 100 B, rounded up to 8: 128 B. The list's capacity is set
+        // beforehand, so the list itself does not grow.
+        var measured = RetainedMemoryMeter.Measure(static () => Kept.Add(new byte[100]), warmUp: 0, first: 5_000, second: 20_000);
+
+        measured.BytesPerOperation.Should().BeApproximately(128, 2, measured.ToString());
+        measured.FirstIntervalBytesPerOperation.Should().BeApproximately(128, 2, measured.ToString());
+        Kept.Clear();
+    }
+
+    [Fact]
+    public void A_cache_that_fills_once_grows_the_first_interval_only()
+    {
+        _oneTimeCache = null;
+
+        var measured = RetainedMemoryMeter.Measure(static () => _oneTimeCache ??= new byte[100_000], warmUp: 0, first: 1_000, second: 20_000);
+
+        measured.FirstIntervalBytesPerOperation.Should().BeGreaterThan(90, measured.ToString());
+        measured.BytesPerOperation.Should().BeInRange(-2, 2, measured.ToString());
+        measured.ToString().Should().Contain("second interval").And.Contain("first");
+        _oneTimeCache = null;
+    }
+
+    [Fact]
+    public void Interval_sizes_below_one_are_refused()
+    {
+        var act = () => RetainedMemoryMeter.Measure(static () => { }, warmUp: 0, first: 0, second: 10);
+
+        act.Should().Throw<ArgumentOutOfRangeException>();
+    }
+}
