@@ -36,16 +36,25 @@ public static partial class RequestCostMeter
     /// <summary>
     /// Sends <paramref name="warmUp"/> requests with <paramref name="sendOne"/> unmeasured (the JIT's compilations,
     /// lazy initialisation), then <paramref name="requests"/> measured ones, each once the server
-    /// <paramref name="processId"/> is quiet.
+    /// <paramref name="processId"/> is quiet. The server's threads and the calling thread run at a raised priority
+    /// meanwhile (<see cref="SchedulingBoost"/>), so a busy neighbour does not stretch the waits. Once the measured
+    /// requests have taken <paramref name="timeLimit"/> (null: no limit), the run stops with those measured so far (at
+    /// least one), and its <see cref="RequestCostMeasurement.Note"/> says how many of <paramref name="requests"/> that was.
     /// </summary>
     /// <exception cref="PlatformNotSupportedException">The server's threads cannot be read here (<see cref="ProcessThreadClock.UnavailableReason"/>).</exception>
-    public static RequestCostMeasurement Measure(string workload, int processId, Action sendOne, int warmUp, int requests)
+    public static RequestCostMeasurement Measure(string workload, int processId, Action sendOne, int warmUp, int requests, TimeSpan? timeLimit = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(workload);
         ArgumentNullException.ThrowIfNull(sendOne);
         ArgumentOutOfRangeException.ThrowIfNegative(warmUp);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(requests);
+        if (timeLimit is { } positive)
+        {
+            ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(positive, TimeSpan.Zero, nameof(timeLimit));
+        }
+
         using var threads = new ProcessThreadClock(processId);
+        using var boost = SchedulingBoost.Raise(processId);
         var clock = CpuClock.ForProcess(processId);
         var neverQuiet = 0;
         for (var i = 0; i < warmUp; i++)
@@ -55,21 +64,42 @@ public static partial class RequestCostMeter
         }
 
         neverQuiet += WaitUntilQuiet(threads, clock) ? 0 : 1;
-        var costs = new RequestCost[requests];
+        var costs = new List<RequestCost>(requests);
         var beforeThreads = threads.Read();
         var before = clock();
+        var started = Stopwatch.GetTimestamp();
         for (var i = 0; i < requests; i++)
         {
+            if (i > 0 && timeLimit is { } limit && Stopwatch.GetElapsedTime(started) >= limit)
+            {
+                break;
+            }
+
             sendOne();
             neverQuiet += WaitUntilQuiet(threads, clock) ? 0 : 1;
             var afterThreads = threads.Read();
             var after = clock();
-            costs[i] = new RequestCost(i, after - before, ByThreadName(beforeThreads, afterThreads));
+            costs.Add(new RequestCost(i, after - before, ByThreadName(beforeThreads, afterThreads)));
             (before, beforeThreads) = (after, afterThreads);
         }
 
-        var note = neverQuiet == 0 ? null : string.Create(CultureInfo.InvariantCulture, $"the server was not quiet within 10 s {neverQuiet} times; those readings hold more than one request");
-        return new RequestCostMeasurement(workload, costs, note);
+        var notes = new List<string>(3);
+        if (costs.Count < requests)
+        {
+            notes.Add(string.Create(CultureInfo.InvariantCulture, $"stopped at the time limit of {timeLimit!.Value.TotalSeconds:0} s after {costs.Count:N0} of {requests:N0} requests"));
+        }
+
+        if (neverQuiet > 0)
+        {
+            notes.Add(string.Create(CultureInfo.InvariantCulture, $"the server was not quiet within 10 s {neverQuiet} times; those readings hold more than one request"));
+        }
+
+        if (boost.Note is { } notRaised)
+        {
+            notes.Add(notRaised);
+        }
+
+        return new RequestCostMeasurement(workload, costs, notes.Count == 0 ? null : string.Join("; ", notes));
     }
 
     /// <summary>

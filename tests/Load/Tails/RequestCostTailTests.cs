@@ -60,6 +60,8 @@ public sealed class RequestCostTailTests(TailServer server, ITestOutputHelper ou
 
         var warmUp = _gate.Book.IntParameter("Load.Tails.WarmUpRequests");
         var requests = _gate.Book.IntParameter("Load.Tails.Requests");
+        var timeLimit = TimeSpan.FromSeconds(_gate.Book.IntParameter("Load.Tails.MaxSecondsPerAttempt"));
+        var minimum = _gate.Book.IntParameter("Load.Tails.MinimumRequests");
         var limit = _gate.Book.Get(budgetName).Limit;
 
         // Each attempt on a connection of its own, opened right before it, so none sits idle into the server's
@@ -70,8 +72,14 @@ public sealed class RequestCostTailTests(TailServer server, ITestOutputHelper ou
                 var (send, connection) = open();
                 using (connection)
                 {
-                    var measurement = RequestCostMeter.Measure(workload, server.App.ProcessId, send, warmUp, requests);
+                    var measurement = RequestCostMeter.Measure(workload, server.App.ProcessId, send, warmUp, requests, timeLimit);
                     output.WriteLine(measurement.ToString());
+                    if (measurement.Requests.Count < minimum)
+                    {
+                        // Too few for the p99 to mean a tail (the machine was too busy to let the server fall quiet).
+                        _gate.NotMeasured(budgetName, $"{measurement.Requests.Count:N0} requests measured within {timeLimit.TotalSeconds:0} s, fewer than the {minimum:N0} a p99 needs ({measurement.Note})");
+                    }
+
                     output.WriteLine("  slowest: " + SlowRequestAttribution.From(measurement, limit).Summary);
                     return measurement;
                 }
