@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs the README's `dotnet test` N times, one after another, on unchanged code, and keeps what each run measured:
+# the evidence behind docs/data/full-run-determinism.csv (summarised by build/determinism.py).
+#
+#   build/repeat-runs.sh OUT N [BUSY_EVERY]
+#
+# OUT gets run-K.json (artifacts/budgets/results.json of run K), run-K.log (the console), and one line per run in
+# runs.csv: run, condition, exit status, seconds, tests passed and failed (from the TRX files). With BUSY_EVERY = 3,
+# runs 1, 4, 7, ... run beside two busy loops (`sh -c 'while :; do :; done'`, twice), so a run cut short still holds
+# the same mix. Run it from the root of a fresh clone.
+set -uo pipefail
+out=${1:?OUT directory}
+count=${2:?number of runs}
+busy_every=${3:-0}
+mkdir -p "$out"
+[ -f "$out/runs.csv" ] || echo "run,condition,exit_status,seconds,passed,failed,commit,started_utc" >"$out/runs.csv"
+commit=$(git rev-parse --short HEAD)
+
+for ((k = 1; k <= count; k++)); do
+    condition=quiet
+    loops=()
+    if [ "$busy_every" -gt 0 ] && [ $(((k - 1) % busy_every)) -eq 0 ]; then
+        condition="beside two busy loops"
+        for _ in 1 2; do
+            sh -c 'while :; do :; done' &
+            loops+=($!)
+        done
+    fi
+
+    rm -rf artifacts/budgets artifacts/test-results
+    started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+    start=$(date +%s)
+    dotnet test --logger trx --results-directory artifacts/test-results >"$out/run-$k.log" 2>&1
+    status=$?
+    seconds=$(($(date +%s) - start))
+    for pid in "${loops[@]}"; do kill "$pid" 2>/dev/null; done
+
+    passed=0
+    failed=0
+    for trx in artifacts/test-results/*.trx; do
+        counters=$(grep -o '<Counters [^>]*>' "$trx" | head -n 1)
+        p=$(sed -n 's/.* passed="\([0-9]*\)".*/\1/p' <<<"$counters")
+        f=$(sed -n 's/.* failed="\([0-9]*\)".*/\1/p' <<<"$counters")
+        passed=$((passed + ${p:-0}))
+        failed=$((failed + ${f:-0}))
+    done
+
+    cp artifacts/budgets/results.json "$out/run-$k.json" 2>/dev/null || echo "run $k wrote no results.json" >&2
+    echo "$k,$condition,$status,$seconds,$passed,$failed,$commit,$started" >>"$out/runs.csv"
+    echo "run $k ($condition): exit $status, ${seconds} s, $passed passed, $failed failed"
+done
