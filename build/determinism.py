@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Summarises the runs kept by build/repeat-runs.sh into docs/data CSV tables.
+
+    build/determinism.py RUNS_DIR PROVENANCE
+
+RUNS_DIR holds run-K.json (each run's results.json) and runs.csv. Writes:
+  docs/data/full-run-determinism.csv: per gated budget, over every run: the median, min / max, the largest deviation
+      from the median (percent of the median), the limit, in how many runs it needed a second attempt or a recount,
+      and in how many it failed or was not measured.
+  docs/data/full-runs.csv: per run: its condition, exit status, time and tests.
+The first line of each is '# ' + PROVENANCE, as the Docs target expects.
+"""
+import csv
+import json
+import statistics
+import sys
+from pathlib import Path
+
+GROUPS = [
+    ("counted", ("instructions-max", "syscalls-max", "growth-exponent-max")),
+    ("allocated", ("allocated-bytes-per-op", "bytes-max", "collections-max")),
+    ("memory", ("retained-bytes-per-op-max", "instances-max", "working-set-bytes-max", "gc-committed-bytes-max")),
+    ("tail", ("p99-cpu-ms-per-request-max",)),
+]
+
+
+def group_of(kind):
+    for name, kinds in GROUPS:
+        if kind in kinds:
+            return name
+    return "timed"
+
+
+def number(x):
+    if x is None:
+        return ""
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
+    if abs(x) >= 10:
+        return f"{x:,.1f}"
+    return f"{x:.3g}"
+
+
+def retried(detail):
+    detail = detail or ""
+    return ("attempt " in detail and "earlier attempts broke" in detail) or "counted twice" in detail or "lowest of" in detail
+
+
+def main():
+    runs_dir = Path(sys.argv[1])
+    provenance = sys.argv[2]
+    root = Path(__file__).resolve().parent.parent
+    runs = sorted(runs_dir.glob("run-*.json"), key=lambda p: int(p.stem.split("-")[1]))
+    by_budget = {}
+    for path in runs:
+        for r in json.loads(path.read_text())["results"]:
+            if r["kind"] == "info":
+                continue
+            by_budget.setdefault(r["budget"], []).append(r)
+
+    rows = []
+    for name, results in by_budget.items():
+        kind = results[0]["kind"]
+        measured = [r["measured"] for r in results if r["verdict"] in ("pass", "fail") and r["measured"] is not None]
+        failed = sum(r["verdict"] == "fail" for r in results)
+        not_measured = sum(r["verdict"] not in ("pass", "fail") for r in results)
+        again = sum(retried(r.get("detail")) for r in results)
+        limit = results[-1]["limit"]
+        if measured:
+            median = statistics.median(measured)
+            deviation = max(abs(m - median) for m in measured)
+            relative = f"{100 * deviation / abs(median):.3f}%" if median else ("0.000%" if deviation == 0 else f"±{number(deviation)}")
+            spread = f"{number(min(measured))} / {number(max(measured))}"
+        else:
+            median, relative, spread = None, "", ""
+        rows.append((GROUPS_ORDER.get(group_of(kind), 9), name, group_of(kind), kind, results[-1]["unit"], len(results),
+                     number(median), spread, relative, number(limit), again, failed, not_measured))
+
+    rows.sort()
+    out = root / "docs" / "data" / "full-run-determinism.csv"
+    with out.open("w", newline="") as f:
+        f.write(f"# {provenance}\n")
+        w = csv.writer(f)
+        w.writerow(["budget", "group", "kind", "unit", "runs", "median", "min_/_max", "largest_deviation_from_median",
+                    "limit", "runs_with_a_second_attempt_or_recount", "failed", "not_measured"])
+        for row in rows:
+            w.writerow([f"`{row[1]}`", *row[2:]])
+
+    summary = root / "docs" / "data" / "full-runs.csv"
+    with summary.open("w", newline="") as f:
+        f.write(f"# {provenance}\n")
+        w = csv.writer(f)
+        w.writerow(["run", "condition", "exit_status", "time", "tests_passed", "tests_failed"])
+        for line in csv.DictReader((runs_dir / "runs.csv").open()):
+            seconds = int(line["seconds"])
+            w.writerow([line["run"], line["condition"], line["exit_status"], f"{seconds // 60} min {seconds % 60:02d} s",
+                        line["passed"], line["failed"]])
+    print(f"{len(runs)} runs, {len(rows)} budgets: {out.relative_to(root)}, {summary.relative_to(root)}")
+
+
+GROUPS_ORDER = {"counted": 0, "allocated": 1, "memory": 2, "tail": 3, "timed": 4}
+
+if __name__ == "__main__":
+    main()
