@@ -74,7 +74,7 @@ public static class HtmlReport
     }
 
     /// <summary>The whole page.</summary>
-    public static string Render(
+    internal static string Render(
         IReadOnlyList<BudgetResult> results,
         IReadOnlyList<LoadReport> loads,
         IReadOnlyList<HistoryEntry> history,

@@ -65,7 +65,7 @@ public sealed class BudgetGate
     /// <see cref="BudgetGateOptions.Warnings"/>; a failing allocation budget also names the types that changed since the
     /// baseline's breakdown of it (<see cref="AttributionChange"/>).
     /// </summary>
-    public BaselineResults? Baseline { get; }
+    internal BaselineResults? Baseline { get; }
 
     /// <summary>
     /// Records <paramref name="measured"/> against the budget <paramref name="budgetName"/> and throws when it is broken.
@@ -460,7 +460,7 @@ public sealed class BudgetGate
         new([new BudgetFailure(budget.Name, measured, budget.Limit, budget.Unit, budget.Direction, cause, message)]);
 
     /// <summary>The one-line failure text: name, measured, comparison, limit, overshoot, and the detail if any.</summary>
-    public static string FailureLine(Budget budget, double measured, string? detail = null)
+    internal static string FailureLine(Budget budget, double measured, string? detail = null)
     {
         ArgumentNullException.ThrowIfNull(budget);
         var comparison = budget.Direction == BudgetDirection.AtMost ? ">" : "<";

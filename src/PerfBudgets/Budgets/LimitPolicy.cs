@@ -25,7 +25,7 @@ namespace PerfBudgets.Budgets;
 /// 0), which a history of figures cannot replace; they are set by hand.</description></item>
 /// </list>
 /// </remarks>
-public static class LimitPolicy
+internal static class LimitPolicy
 {
     /// <summary>Allocation headroom as a fraction of the highest measured value (1%).</summary>
     public const double AllocationHeadroomFraction = 0.01;

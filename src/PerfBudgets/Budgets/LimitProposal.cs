@@ -13,7 +13,7 @@ namespace PerfBudgets.Budgets;
 /// <param name="Median">Their median.</param>
 /// <param name="Max">The highest.</param>
 /// <param name="Rule">The rule applied, in a few words (<see cref="LimitPolicy.Rule"/>).</param>
-public sealed record LimitProposal(
+internal sealed record LimitProposal(
     string Budget,
     string Kind,
     string Unit,

@@ -36,7 +36,7 @@ namespace PerfBudgets.Diagnosing;
 /// dispatch thread (which allocates to deliver the events) is always left out.
 /// </para>
 /// </remarks>
-public static class AllocationProfiler
+internal static class AllocationProfiler
 {
     /// <summary>Stop once this many samples are in (relative error about 1/√2,000 ≈ 2.2%).</summary>
     public const int DefaultTargetSamples = 2_000;

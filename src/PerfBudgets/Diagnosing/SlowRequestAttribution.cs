@@ -10,7 +10,7 @@ namespace PerfBudgets.Diagnosing;
 /// threads spent their time (pool workers for work on the request path; the tiered compiler or a GC thread for work the
 /// runtime did by itself).
 /// </summary>
-public static class SlowRequestAttribution
+internal static class SlowRequestAttribution
 {
     /// <summary>How many of the slow requests the summary names; the entries hold the same number.</summary>
     public const int Named = 8;

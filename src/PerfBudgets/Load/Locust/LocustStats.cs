@@ -21,7 +21,7 @@ namespace PerfBudgets.Load.Locust;
 /// report every second), not when each request ended.</item>
 /// </list>
 /// </remarks>
-public sealed record LocustStats
+internal sealed record LocustStats
 {
     private const string AggregatedName = "Aggregated";
 

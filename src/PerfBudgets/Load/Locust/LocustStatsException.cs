@@ -7,7 +7,7 @@ namespace PerfBudgets.Load.Locust;
 /// conversion needs, or disagrees with the other files of the same run. The message names the file and, where it
 /// applies, the line.
 /// </summary>
-public sealed class LocustStatsException : PerfBudgetsException
+internal sealed class LocustStatsException : PerfBudgetsException
 {
     /// <summary>Creates the exception.</summary>
     public LocustStatsException(string message) : base(message) { }

@@ -4,7 +4,7 @@ using PerfBudgets.Reporting.Storage;
 namespace PerfBudgets.Reporting.Rendering;
 
 /// <summary>What <see cref="DocTables"/> fills tables from: one run's results and, when it exists, the history beside them.</summary>
-public sealed class DocTableData
+internal sealed class DocTableData
 {
     private readonly Dictionary<string, BudgetResult> _results;
     private readonly ILookup<string, HistoryEntry> _history;

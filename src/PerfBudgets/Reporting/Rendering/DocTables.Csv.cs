@@ -5,7 +5,7 @@ namespace PerfBudgets.Reporting.Rendering;
 
 // The data tables: a CSV file kept beside the documents (a one-off measurement no run records), rendered as markdown;
 // "join OTHER.csv COLUMN..." adds columns of a second file to each row, matched on the first column of each.
-public static partial class DocTables
+internal partial class DocTables
 {
     private static List<string> RenderCsv(string[] words, string path, int lineNumber, string generatedBy)
     {

@@ -54,7 +54,7 @@ namespace PerfBudgets.Reporting.Rendering;
 /// (cores, operating system, runtime) and its date, read from the results' machine information.
 /// </para>
 /// </remarks>
-public static partial class DocTables
+internal partial class DocTables
 {
     /// <summary>The command the generated line names by default.</summary>
     public const string DefaultGeneratedBy = "dotnet cake --target=Docs";

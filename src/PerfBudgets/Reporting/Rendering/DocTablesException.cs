@@ -6,7 +6,7 @@ namespace PerfBudgets.Reporting.Rendering;
 /// A table marker in a markdown file that <see cref="DocTables"/> cannot fill: malformed, unclosed, naming an unknown
 /// column, or matching no budget. The message names the file and line.
 /// </summary>
-public sealed class DocTablesException : PerfBudgetsException
+internal sealed class DocTablesException : PerfBudgetsException
 {
     /// <summary>Creates the exception with a message naming the file, the line and what was wrong.</summary>
     public DocTablesException(string message)

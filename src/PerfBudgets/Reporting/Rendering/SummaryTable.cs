@@ -4,7 +4,7 @@ using PerfBudgets.Budgets;
 namespace PerfBudgets.Reporting.Rendering;
 
 /// <summary>Renders results as the Markdown table of <c>summary.md</c>.</summary>
-public static class SummaryTable
+internal static class SummaryTable
 {
     /// <summary>
     /// One row per result, failures first (then baseline warnings) so a reviewer sees them at the top. When any result

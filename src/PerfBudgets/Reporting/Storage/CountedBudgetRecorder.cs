@@ -18,7 +18,7 @@ namespace PerfBudgets.Reporting.Storage;
 /// could be recorded at either end. The margin is not touched: it is the budget's own decision, justified by the measured spread. A change of counts is a
 /// routine re-recording; the commit that carries it shows the lines <see cref="Record"/> returns, old → new.
 /// </remarks>
-public static class CountedBudgetRecorder
+internal static class CountedBudgetRecorder
 {
     /// <summary>
     /// Rewrites <paramref name="budgetsPath"/> from the counted results in <paramref name="resultsPaths"/> and returns
