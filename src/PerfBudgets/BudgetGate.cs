@@ -74,7 +74,7 @@ public sealed class BudgetGate
     /// <param name="measured">The measurement, in the budget's unit.</param>
     /// <param name="detail">Optional context recorded beside the figure (sample size, the inputs of a ratio).</param>
     /// <param name="diagnose">
-    /// Optional: says what broke the budget (an <see cref="Diagnosing.AllocationProfiler"/> or <c>CpuProfiler</c> of the PerfBudgets.Diagnostics package
+    /// Optional: says what broke the budget (an <c>AllocationProfiler</c> or <c>CpuProfiler</c> of the PerfBudgets.Diagnostics package
     /// run of the same operation). Called only when the budget fails, so a passing run pays nothing; its summary goes
     /// on the lines after the failure line and its breakdown into the recorded result. If it throws or takes longer
     /// than <see cref="BudgetGateOptions.DiagnosisTimeout"/>, the failure is still reported, with a note why attribution is missing.

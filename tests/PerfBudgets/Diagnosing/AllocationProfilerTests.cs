@@ -1,6 +1,6 @@
 using PerfBudgets;
 using PerfBudgets.Budgets;
-using PerfBudgets.Diagnosing;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Storage;

@@ -1,4 +1,4 @@
-using PerfBudgets.Diagnosing;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 
 namespace PerfBudgets.Tests.Diagnosing;

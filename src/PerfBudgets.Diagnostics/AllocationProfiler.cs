@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using PerfBudgets.Measuring;
 
-namespace PerfBudgets.Diagnosing;
+namespace PerfBudgets.Diagnostics;
 
 /// <summary>
 /// Says which types an operation allocates: runs it again under the runtime's own allocation sampling events and
@@ -36,7 +36,7 @@ namespace PerfBudgets.Diagnosing;
 /// dispatch thread (which allocates to deliver the events) is always left out.
 /// </para>
 /// </remarks>
-internal static class AllocationProfiler
+public static class AllocationProfiler
 {
     /// <summary>Stop once this many samples are in (relative error about 1/√2,000 ≈ 2.2%).</summary>
     public const int DefaultTargetSamples = 2_000;

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Diagnostics.Tracing;
 using PerfBudgets.Measuring;
 
-namespace PerfBudgets.Diagnosing;
+namespace PerfBudgets.Diagnostics;
 
 /// <summary>
 /// The <see cref="EventListener"/> behind <see cref="AllocationProfiler"/>: turns the runtime's allocation sampling

@@ -2,7 +2,7 @@ using System.Globalization;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
-namespace PerfBudgets.Diagnosing;
+namespace PerfBudgets.Diagnostics;
 
 /// <summary>
 /// Says which requests broke a per-request CPU budget (<see cref="RequestCostMeasurement"/>): their indexes and costs,
@@ -10,7 +10,7 @@ namespace PerfBudgets.Diagnosing;
 /// threads spent their time (pool workers for work on the request path; the tiered compiler or a GC thread for work the
 /// runtime did by itself).
 /// </summary>
-internal static class SlowRequestAttribution
+public static class SlowRequestAttribution
 {
     /// <summary>How many of the slow requests the summary names; the entries hold the same number.</summary>
     public const int Named = 8;
@@ -46,7 +46,7 @@ internal static class SlowRequestAttribution
     /// The most common gap between consecutive indexes of <paramref name="requests"/> and how often it occurs, when it
     /// accounts for at least half the gaps (a periodic slow path); null otherwise or with fewer than three requests.
     /// </summary>
-    public static (int Gap, int Count)? CommonGap(IReadOnlyList<RequestCost> requests)
+    internal static (int Gap, int Count)? CommonGap(IReadOnlyList<RequestCost> requests)
     {
         ArgumentNullException.ThrowIfNull(requests);
         var indexes = requests.Select(r => r.Index).Order().ToArray();

@@ -1,7 +1,7 @@
 using System.Globalization;
 using PerfBudgets.Reporting;
 
-namespace PerfBudgets.Diagnosing;
+namespace PerfBudgets.Diagnostics;
 
 /// <summary>
 /// Which types an operation allocates, in estimated bytes per operation, from the runtime's allocation sampling events
@@ -12,7 +12,7 @@ namespace PerfBudgets.Diagnosing;
 /// <param name="Samples">How many sampling events were counted (after the thread filter).</param>
 /// <param name="EventName">The event the estimate comes from: <c>AllocationSampled</c> or, on older runtimes, <c>GCAllocationTick</c>.</param>
 /// <param name="Elapsed">How long the profiled run took.</param>
-internal sealed record AllocationProfile(IReadOnlyList<TypeAllocation> Types, long Operations, int Samples, string EventName, TimeSpan Elapsed)
+public sealed record AllocationProfile(IReadOnlyList<TypeAllocation> Types, long Operations, int Samples, string EventName, TimeSpan Elapsed)
 {
     /// <summary>The estimated total bytes per operation, all types.</summary>
     public double BytesPerOperation => Types.Sum(t => t.BytesPerOperation);

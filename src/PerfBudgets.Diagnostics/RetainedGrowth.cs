@@ -2,7 +2,7 @@ using System.Globalization;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
-namespace PerfBudgets.Diagnosing;
+namespace PerfBudgets.Diagnostics;
 
 /// <summary>
 /// What grew on the live heap between two readings that walked it, by type and per operation: the attribution of a
@@ -11,7 +11,7 @@ namespace PerfBudgets.Diagnosing;
 /// <param name="Types">Every type whose live count or bytes changed, most bytes gained per operation first.</param>
 /// <param name="Operations">The operations between the two readings.</param>
 /// <param name="Operation">What one operation is (<c>request</c>, <c>op</c>).</param>
-internal sealed record RetainedGrowth(IReadOnlyList<RetainedTypeGrowth> Types, int Operations, string Operation)
+public sealed record RetainedGrowth(IReadOnlyList<RetainedTypeGrowth> Types, int Operations, string Operation)
 {
     /// <summary>
     /// The growth from <paramref name="before"/> to <paramref name="after"/> over <paramref name="operations"/>
