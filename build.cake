@@ -683,7 +683,9 @@ Task("Docs")
 
     DotNetRun(tool, new ProcessArgumentBuilder().Append("docs")
             .AppendQuoted(MakeAbsolute(budgetResults).FullPath).AppendQuoted(MakeAbsolute(Directory("./docs")).FullPath)
-            .Append("--file").AppendQuoted(MakeAbsolute(File("./README.md")).FullPath),
+            .Append("--file").AppendQuoted(MakeAbsolute(File("./README.md")).FullPath)
+            // This repository's tables name the target that fills them, not the tool's own command.
+            .Append("--generated-by").AppendQuoted("dotnet cake --target=Docs"),
         new DotNetRunSettings { Configuration = configuration });
 });
 

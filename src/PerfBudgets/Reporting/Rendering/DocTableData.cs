@@ -44,7 +44,7 @@ internal sealed class DocTableData
         var resultsPath = Path.Combine(resultsDirectory, "results.json");
         if (!File.Exists(resultsPath))
         {
-            throw new FileNotFoundException($"No results.json in {Path.GetFullPath(resultsDirectory)}: run the budgets first (dotnet cake).", resultsPath);
+            throw new FileNotFoundException($"No results.json in {Path.GetFullPath(resultsDirectory)}: run the budgets first (dotnet test).", resultsPath);
         }
 
         IReadOnlyList<BudgetResult> results;

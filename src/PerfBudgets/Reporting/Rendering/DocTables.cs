@@ -56,8 +56,8 @@ namespace PerfBudgets.Reporting.Rendering;
 /// </remarks>
 internal partial class DocTables
 {
-    /// <summary>The command the generated line names by default.</summary>
-    public const string DefaultGeneratedBy = "dotnet cake --target=Docs";
+    /// <summary>The command the generated line names by default: the package's own (a repository that runs it from its build script names that instead).</summary>
+    public const string DefaultGeneratedBy = "perfbudgets docs";
 
     /// <summary>The columns a budget table may ask for.</summary>
     public static IReadOnlyList<string> BudgetColumns { get; } =
