@@ -1,7 +1,9 @@
 using System.Text.Encodings.Web;
-using System.Text.Json;
 using System.Text.Json.Nodes;
+using System.Text.Json;
 using PerfBudgets.Budgets;
+using PerfBudgets.Tool.Proposals;
+using PerfBudgets.Tool.Recording;
 
 namespace PerfBudgets.Tool;
 

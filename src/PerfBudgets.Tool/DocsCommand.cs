@@ -1,5 +1,5 @@
 using System.CommandLine;
-using PerfBudgets.Reporting.Rendering;
+using PerfBudgets.Tool.Docs;
 
 namespace PerfBudgets.Tool;
 

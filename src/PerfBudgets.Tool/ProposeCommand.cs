@@ -1,7 +1,8 @@
 using System.CommandLine;
 using PerfBudgets.Budgets;
-using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Reporting;
+using PerfBudgets.Tool.Proposals;
 
 namespace PerfBudgets.Tool;
 

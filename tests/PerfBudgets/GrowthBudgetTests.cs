@@ -1,9 +1,10 @@
-using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
-using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Reporting;
 using PerfBudgets.Tests.Support;
+using PerfBudgets.Tool.Recording;
+using PerfBudgets;
 
 namespace PerfBudgets.Tests;
 

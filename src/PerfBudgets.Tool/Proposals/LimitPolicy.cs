@@ -1,6 +1,8 @@
 using System.Diagnostics;
+using PerfBudgets.Budgets;
+using PerfBudgets.Reporting;
 
-namespace PerfBudgets.Budgets;
+namespace PerfBudgets.Tool.Proposals;
 
 /// <summary>
 /// How a budget's limit is set from what its runs measured: the rules of the README ("How limits are set", "How CPU is

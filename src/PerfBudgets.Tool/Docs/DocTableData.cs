@@ -1,7 +1,8 @@
 using System.Text.Json;
 using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Reporting;
 
-namespace PerfBudgets.Reporting.Rendering;
+namespace PerfBudgets.Tool.Docs;
 
 /// <summary>What <see cref="DocTables"/> fills tables from: one run's results and, when it exists, the history beside them.</summary>
 internal sealed class DocTableData

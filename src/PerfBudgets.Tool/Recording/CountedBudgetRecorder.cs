@@ -1,10 +1,12 @@
 using System.Globalization;
 using System.Text.Encodings.Web;
-using System.Text.Json;
 using System.Text.Json.Nodes;
+using System.Text.Json;
 using PerfBudgets.Budgets;
+using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Reporting;
 
-namespace PerfBudgets.Reporting.Storage;
+namespace PerfBudgets.Tool.Recording;
 
 /// <summary>
 /// Records the counted budgets again (<c>instructions-max</c>, <c>syscalls-max</c>): for each one measured in a run's

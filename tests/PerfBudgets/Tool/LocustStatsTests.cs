@@ -1,7 +1,7 @@
-using PerfBudgets.Load.Locust;
+using PerfBudgets.Tool.Locust;
 using PerfBudgets.Reporting;
 
-namespace PerfBudgets.Tests.Load;
+namespace PerfBudgets.Tests.Tool;
 
 // Locust's CSV statistics turned into the harness's load result, from two recorded runs kept as data
 // (TestVectors/locust-*, provenance in TestVectors/locust-SOURCE.txt), so the conversion is covered without Locust.

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 
-namespace PerfBudgets.Formats;
+namespace PerfBudgets.Tool.Formats;
 
 /// <summary>
 /// The records of a CSV text (RFC 4180, as Python's <c>csv.writer</c> writes it: comma-separated, a field with a comma,

@@ -1,7 +1,7 @@
 using System.Globalization;
-using PerfBudgets.Formats;
+using PerfBudgets.Tool.Formats;
 
-namespace PerfBudgets.Load.Locust;
+namespace PerfBudgets.Tool.Locust;
 
 /// <summary>
 /// One CSV file as Locust writes it (Python's <c>csv.writer</c>, RFC 4180: comma-separated, a field with a comma, quote

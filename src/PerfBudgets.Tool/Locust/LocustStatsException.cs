@@ -1,6 +1,6 @@
 using PerfBudgets.Budgets;
 
-namespace PerfBudgets.Load.Locust;
+namespace PerfBudgets.Tool.Locust;
 
 /// <summary>
 /// Raised when Locust's CSV statistics cannot be read: a file is missing, is not CSV, lacks a column or row the

@@ -1,4 +1,6 @@
-namespace PerfBudgets.Budgets;
+using PerfBudgets.Budgets;
+
+namespace PerfBudgets.Tool.Proposals;
 
 /// <summary>The limit <see cref="LimitPolicy"/> gives one budget from its runs, beside the limit in force.</summary>
 /// <param name="Budget">Budget name.</param>

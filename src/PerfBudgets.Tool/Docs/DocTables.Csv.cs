@@ -1,7 +1,8 @@
 using System.Globalization;
-using PerfBudgets.Formats;
+using PerfBudgets.Reporting;
+using PerfBudgets.Tool.Formats;
 
-namespace PerfBudgets.Reporting.Rendering;
+namespace PerfBudgets.Tool.Docs;
 
 // The data tables: a CSV file kept beside the documents (a one-off measurement no run records), rendered as markdown;
 // "join OTHER.csv COLUMN..." adds columns of a second file to each row, matched on the first column of each.

@@ -1,6 +1,8 @@
 using System.Globalization;
+using PerfBudgets.Load;
+using PerfBudgets.Reporting;
 
-namespace PerfBudgets.Load.Locust;
+namespace PerfBudgets.Tool.Locust;
 
 /// <summary>
 /// The statistics of one headless Locust run, read from the files its <c>--csv PREFIX --csv-full-history</c> wrote:

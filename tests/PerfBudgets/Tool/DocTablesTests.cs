@@ -1,9 +1,9 @@
 using PerfBudgets.Reporting;
-using PerfBudgets.Reporting.Rendering;
+using PerfBudgets.Tool.Docs;
 using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Tests.Support;
 
-namespace PerfBudgets.Tests.Reporting;
+namespace PerfBudgets.Tests.Tool;
 
 // The documentation's tables are generated from a run's results.json and history.jsonl. The results and history here
 // are data (TestVectors/doc-tables-*): five results on one 2-core machine, and a history of runs of which one ran

@@ -1,10 +1,13 @@
 using System.Globalization;
-using System.Text;
 using System.Text.Json;
 using System.Text.RegularExpressions;
+using System.Text;
 using PerfBudgets.Budgets;
+using PerfBudgets.Reporting.Rendering;
+using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Reporting;
 
-namespace PerfBudgets.Reporting.Rendering;
+namespace PerfBudgets.Tool.Docs;
 
 /// <summary>
 /// Fills the measured tables of markdown files from a run's <c>results.json</c> (and <c>history.jsonl</c> beside it),

@@ -1,6 +1,6 @@
 using PerfBudgets.Budgets;
 
-namespace PerfBudgets.Reporting.Rendering;
+namespace PerfBudgets.Tool.Docs;
 
 /// <summary>
 /// A table marker in a markdown file that <see cref="DocTables"/> cannot fill: malformed, unclosed, naming an unknown
