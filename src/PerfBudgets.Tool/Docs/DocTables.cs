@@ -313,7 +313,7 @@ internal partial class DocTables
             "runs" => row.History.Count.ToString(CultureInfo.InvariantCulture),
             "failed" => row.History.Count(h => h.Verdict is BudgetVerdict.Fail).ToString(CultureInfo.InvariantCulture),
             "min" => HistoryFigure(row, v => v.Min()),
-            "median" => HistoryFigure(row, Median),
+            "median" => HistoryFigure(row, BudgetBook.Median),
             "max" => HistoryFigure(row, v => v.Max()),
             "spread" => Spread(row),
             _ => throw new InvalidOperationException($"column '{column}' is validated before rendering"),
@@ -339,14 +339,7 @@ internal partial class DocTables
         }
 
         var fraction = d == BudgetDirection.AtMost ? (l - measured) / Math.Abs(l) : (measured - l) / Math.Abs(l);
-        return Percent(fraction);
-    }
-
-    private static string Percent(double fraction)
-    {
-        var percent = fraction * 100;
-        var rounded = Math.Abs(percent) < 10 ? Math.Round(percent, 1, MidpointRounding.AwayFromZero) : Math.Round(percent, MidpointRounding.AwayFromZero);
-        return (rounded == 0 ? 0 : rounded).ToString(Math.Abs(percent) < 10 ? "0.#" : "0", CultureInfo.InvariantCulture) + "%";
+        return Figures.Percent(fraction * 100);
     }
 
     private static string HistoryFigure(Row row, Func<List<double>, double> figure)
@@ -364,14 +357,7 @@ internal partial class DocTables
         }
 
         var (min, max) = (values.Min(), values.Max());
-        return min == max ? "0%" : min > 0 ? Percent(max / min - 1) : "—";
-    }
-
-    private static double Median(List<double> values)
-    {
-        var sorted = values.Order().ToList();
-        var middle = sorted.Count / 2;
-        return sorted.Count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+        return min == max ? "0%" : min > 0 ? Figures.Percent((max / min - 1) * 100) : "—";
     }
 
     /// <summary><see cref="Figures.Format"/>, with two significant digits for figures below 0.01 (which it would print as 0).</summary>

@@ -1,7 +1,5 @@
 using System.Globalization;
-using System.Text.Encodings.Web;
 using System.Text.Json.Nodes;
-using System.Text.Json;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Reporting;
@@ -42,10 +40,10 @@ internal static class CountedBudgetRecorder
 
         var runs = resultsPaths.Select(path => ResultStore.ReadAll(path).ToDictionary(r => r.Budget, StringComparer.Ordinal)).ToList();
         var resultsName = resultsPaths.Count == 1 ? Path.GetFileName(resultsPaths[0]) : $"any of the {resultsPaths.Count} runs";
-        var root = JsonNode.Parse(File.ReadAllText(budgetsPath), documentOptions: new JsonDocumentOptions { CommentHandling = JsonCommentHandling.Skip })!.AsObject();
+        var file = BudgetsFile.Read(budgetsPath);
         var lines = new List<string>();
         var breakdowns = RecordedMethodsFile.Read(MethodsPath(budgetsPath));
-        foreach (var budget in root["budgets"]!.AsArray().Select(b => b!.AsObject()))
+        foreach (var budget in file.Budgets)
         {
             var name = budget["name"]!.GetValue<string>();
             if (!BudgetKind.TryParse(budget["kind"]!.GetValue<string>(), out var kind) || !kind.IsCounted)
@@ -85,7 +83,7 @@ internal static class CountedBudgetRecorder
                 breakdowns[name] = attribution.Entries;
             }
 
-            var change = double.IsNaN(oldRecorded) || oldRecorded == 0 ? "new" : Percent(recorded / oldRecorded - 1);
+            var change = double.IsNaN(oldRecorded) || oldRecorded == 0 ? "new" : Figures.Percent((recorded / oldRecorded - 1) * 100, signed: true, decimals: 2);
             var spread = measured.Count == 1 ? string.Empty
                 : string.Create(CultureInfo.InvariantCulture, $"; median of {measured.Count} runs, {Figures.Format(measured.Min(r => r.Measured))} to {Figures.Format(measured.Max(r => r.Measured))}");
             lines.Add(string.Create(CultureInfo.InvariantCulture,
@@ -96,8 +94,7 @@ internal static class CountedBudgetRecorder
             }
         }
 
-        var options = new JsonSerializerOptions { WriteIndented = true, Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
-        File.WriteAllText(budgetsPath, root.ToJsonString(options) + "\n");
+        file.Write(budgetsPath);
         RecordedMethodsFile.Write(MethodsPath(budgetsPath), breakdowns);
         return lines;
     }
@@ -122,8 +119,6 @@ internal static class CountedBudgetRecorder
 
     private static string MethodsPath(string budgetsPath) =>
         Path.Combine(Path.GetDirectoryName(Path.GetFullPath(budgetsPath))!, RecordedMethodsFile.FileName);
-
-    private static string Percent(double change) => string.Create(CultureInfo.InvariantCulture, $"{(change >= 0 ? "+" : "")}{change:0.00%}");
 
     // Keeps the fields in the file's order: name, kind, limit, unit, recorded, margin, recordedOn, then the rest.
     private static void Reorder(JsonObject budget)

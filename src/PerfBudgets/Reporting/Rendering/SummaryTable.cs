@@ -31,9 +31,9 @@ internal static class SummaryTable
             {
                 BudgetVerdict.Pass => "pass",
                 BudgetVerdict.Fail when r.Baseline is { Flagged: true } && r.IsWithinLimit =>
-                    $"**FAIL** ({BaselineComparison.Percent(r.Baseline.WorsePercent ?? 0)} worse than baseline, strict)",
+                    $"**FAIL** ({Figures.Percent(r.Baseline.WorsePercent ?? 0)} worse than baseline, strict)",
                 BudgetVerdict.Fail => $"**FAIL** {Figures.Overshoot(r.Measured, r.Limit ?? 0)}",
-                BudgetVerdict.Warn => $"**warn** ({WorseText(r.Baseline)} than baseline, noise {BaselineComparison.Percent(r.Baseline?.NoisePercent ?? 0)})",
+                BudgetVerdict.Warn => $"**warn** ({WorseText(r.Baseline)} than baseline, noise {Figures.Percent(r.Baseline?.NoisePercent ?? 0)})",
                 BudgetVerdict.NotMeasured => $"**not measured** ({r.Detail})",
                 _ => "info",
             };
@@ -88,5 +88,5 @@ internal static class SummaryTable
     }
 
     private static string WorseText(BaselineComparison? c) =>
-        c?.WorsePercent is { } w && !double.IsInfinity(w) ? $"{BaselineComparison.Percent(w)} worse" : "worse";
+        c?.WorsePercent is { } w && !double.IsInfinity(w) ? $"{Figures.Percent(w)} worse" : "worse";
 }
