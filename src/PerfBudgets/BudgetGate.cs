@@ -457,7 +457,7 @@ public sealed class BudgetGate
     }
 
     private static BudgetExceededException Failure(Budget budget, double measured, FailureCause cause, string message) =>
-        new([new BudgetFailure(budget.Name, measured, budget.Limit, budget.Unit, budget.Direction, cause, message)]);
+        new([new BudgetFailure { BudgetName = budget.Name, Measured = measured, Limit = budget.Limit, Unit = budget.Unit, Direction = budget.Direction, Cause = cause, Message = message }]);
 
     /// <summary>The one-line failure text: name, measured, comparison, limit, overshoot, and the detail if any.</summary>
     internal static string FailureLine(Budget budget, double measured, string? detail = null)

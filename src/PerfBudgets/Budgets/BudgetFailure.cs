@@ -19,37 +19,30 @@ internal enum FailureCause
 /// <summary>One broken budget, as <see cref="BudgetExceededException.Failures"/> lists them.</summary>
 public sealed record BudgetFailure
 {
-    internal BudgetFailure(string budgetName, double measured, double limit, string unit, BudgetDirection direction, FailureCause cause, string message)
+    internal BudgetFailure()
     {
-        BudgetName = budgetName;
-        Measured = measured;
-        Limit = limit;
-        Unit = unit;
-        Direction = direction;
-        Cause = cause;
-        Message = message;
     }
 
     /// <summary>The budget's name in <c>budgets.json</c>.</summary>
-    public string BudgetName { get; init; }
+    public required string BudgetName { get; init; }
 
     /// <summary>What was measured, in <see cref="Unit"/>; NaN when nothing was.</summary>
-    public double Measured { get; init; }
+    public required double Measured { get; init; }
 
     /// <summary>The limit in force.</summary>
-    public double Limit { get; init; }
+    public required double Limit { get; init; }
 
     /// <summary>The budget's unit.</summary>
-    public string Unit { get; init; }
+    public required string Unit { get; init; }
 
     /// <summary>Which side of the limit the measurement must stay on.</summary>
-    public BudgetDirection Direction { get; init; }
+    public required BudgetDirection Direction { get; init; }
 
     /// <summary>Why it failed.</summary>
     internal FailureCause Cause { get; init; }
 
     /// <summary>The failure's text: its line, then the lines saying what broke it when that is known.</summary>
-    public string Message { get; init; }
+    public required string Message { get; init; }
 
     /// <summary>
     /// How far the measurement is past the limit, as a fraction of the limit: positive when the budget is broken on its

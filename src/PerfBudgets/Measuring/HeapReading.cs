@@ -8,26 +8,21 @@ namespace PerfBudgets.Measuring;
 /// </summary>
 public sealed record HeapReading
 {
-    internal HeapReading(long liveBytes, long liveObjects, IReadOnlyDictionary<string, LiveTypeCount>? byType, TimeSpan cost, int gcHeaps = 0)
+    internal HeapReading()
     {
-        LiveBytes = liveBytes;
-        LiveObjects = liveObjects;
-        ByType = byType;
-        Cost = cost;
-        GcHeaps = gcHeaps;
     }
 
     /// <summary>Bytes that survived a full blocking collection.</summary>
-    public long LiveBytes { get; init; }
+    public required long LiveBytes { get; init; }
 
     /// <summary>Live objects, or -1 when the reading did not count them.</summary>
-    public long LiveObjects { get; init; }
+    public required long LiveObjects { get; init; }
 
     /// <summary>Live objects and bytes by type name, or null when the reading did not walk the heap.</summary>
     internal IReadOnlyDictionary<string, LiveTypeCount>? ByType { get; init; }
 
     /// <summary>How long the reading took (collection, and the heap walk when there is one).</summary>
-    public TimeSpan Cost { get; init; }
+    public required TimeSpan Cost { get; init; }
 
     /// <summary>The collector's heap count (1 for workstation GC, one per core for server GC), or 0 when unknown.</summary>
     public int GcHeaps { get; init; }

@@ -8,45 +8,36 @@ namespace PerfBudgets.Measuring;
 /// </summary>
 public sealed record InstructionMeasurement
 {
-    internal InstructionMeasurement(string workload, int operationsPerRepetition, IReadOnlyList<long> instructionsByRepetition, IReadOnlyList<long> systemCallsByRepetition, IReadOnlyList<long> estimatedCyclesByRepetition, IReadOnlyList<MethodInstructions> methods, IReadOnlyList<MethodInstructions> systemCallSites, string runtimeVersion, string valgrindVersion)
+    internal InstructionMeasurement()
     {
-        Workload = workload;
-        OperationsPerRepetition = operationsPerRepetition;
-        InstructionsByRepetition = instructionsByRepetition;
-        SystemCallsByRepetition = systemCallsByRepetition;
-        EstimatedCyclesByRepetition = estimatedCyclesByRepetition;
-        Methods = methods;
-        SystemCallSites = systemCallSites;
-        RuntimeVersion = runtimeVersion;
-        ValgrindVersion = valgrindVersion;
     }
 
     /// <summary>The workload's name.</summary>
-    public string Workload { get; init; }
+    public required string Workload { get; init; }
 
     /// <summary>Operations in each counted repetition.</summary>
-    public int OperationsPerRepetition { get; init; }
+    public required int OperationsPerRepetition { get; init; }
 
     /// <summary>Instructions executed (Callgrind's Ir) in each repetition.</summary>
-    public IReadOnlyList<long> InstructionsByRepetition { get; init; }
+    public required IReadOnlyList<long> InstructionsByRepetition { get; init; }
 
     /// <summary>System calls made in each repetition, less clock reads and thread synchronization (<see cref="InstructionMeter.IsTimingDependentSystemCall"/>).</summary>
-    public IReadOnlyList<long> SystemCallsByRepetition { get; init; }
+    public required IReadOnlyList<long> SystemCallsByRepetition { get; init; }
 
     /// <summary>Cycles estimated from Callgrind's cache simulation (L1 hits + 5 × last-level hits + 35 × memory accesses), one per repetition; empty when the cache simulation was off. Recorded, never gated.</summary>
-    public IReadOnlyList<long> EstimatedCyclesByRepetition { get; init; }
+    public required IReadOnlyList<long> EstimatedCyclesByRepetition { get; init; }
 
     /// <summary>Instructions per operation of each method (exclusive of its callees), largest first.</summary>
-    internal IReadOnlyList<MethodInstructions> Methods { get; init; }
+    internal IReadOnlyList<MethodInstructions> Methods { get; init; } = [];
 
     /// <summary>System calls per operation by the function that made them (the C library's wrappers), largest first.</summary>
-    internal IReadOnlyList<MethodInstructions> SystemCallSites { get; init; }
+    internal IReadOnlyList<MethodInstructions> SystemCallSites { get; init; } = [];
 
     /// <summary>The .NET runtime that ran the workload.</summary>
-    public string RuntimeVersion { get; init; }
+    public required string RuntimeVersion { get; init; }
 
     /// <summary>The Valgrind that counted it.</summary>
-    public string ValgrindVersion { get; init; }
+    public required string ValgrindVersion { get; init; }
 
     /// <summary>
     /// The gated figure: instructions per operation of the repetition with the fewest. Work that lands in one

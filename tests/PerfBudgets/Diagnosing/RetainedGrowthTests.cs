@@ -50,7 +50,7 @@ public sealed class RetainedGrowthTests
     [Fact]
     public void Readings_without_types_are_refused()
     {
-        var bare = new HeapReading(1_000, -1, null, TimeSpan.Zero);
+        var bare = new HeapReading { LiveBytes = 1_000, LiveObjects = -1, Cost = TimeSpan.Zero };
 
         var act = () => RetainedGrowth.Between(bare, bare, 1);
 
@@ -77,5 +77,11 @@ public sealed class RetainedGrowthTests
     }
 
     private static HeapReading Reading(params (string Name, long Objects, long Bytes)[] types) =>
-        new(types.Sum(t => t.Bytes), types.Sum(t => t.Objects), types.ToDictionary(t => t.Name, t => new LiveTypeCount(t.Name, t.Objects, t.Bytes)), TimeSpan.Zero);
+        new()
+        {
+            LiveBytes = types.Sum(t => t.Bytes),
+            LiveObjects = types.Sum(t => t.Objects),
+            ByType = types.ToDictionary(t => t.Name, t => new LiveTypeCount(t.Name, t.Objects, t.Bytes)),
+            Cost = TimeSpan.Zero,
+        };
 }
