@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
@@ -277,9 +278,11 @@ public sealed class BudgetGate
     /// Records that a budget could not be measured on this machine, with the reason (<c>valgrind not found: …</c>),
     /// never as passed. Under CI (<see cref="BudgetGateOptions.IsCi"/>) that is a failure unless the kind was turned off
     /// on purpose (<see cref="BudgetGateOptions.CountedBudgetsOff"/> for the counted kinds); elsewhere it throws
-    /// <see cref="BudgetNotMeasuredException"/>, which a test framework reports as skipped.
+    /// <see cref="BudgetNotMeasuredException"/>, which a test framework reports as skipped. It always throws: the
+    /// result is in the store, and the test ends here.
     /// </summary>
-    public BudgetResult NotMeasured(string budgetName, string reason)
+    [DoesNotReturn]
+    public void NotMeasured(string budgetName, string reason)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(reason);
         var budget = Book.Get(budgetName);
