@@ -2,7 +2,7 @@ using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using PerfBudgets.Tests.Measuring;
 
-namespace PerfBudgets.Tests.Diagnosing;
+namespace PerfBudgets.Tests.Diagnostics;
 
 public sealed class SlowRequestAttributionTests
 {

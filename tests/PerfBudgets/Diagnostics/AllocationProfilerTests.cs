@@ -6,7 +6,7 @@ using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Tests.Support;
 
-namespace PerfBudgets.Tests.Diagnosing;
+namespace PerfBudgets.Tests.Diagnostics;
 
 // The allocation profiler's estimates against exact counts. A profile is a sample: its stated relative standard error
 // is 1/√samples (measured: ~2.2% for System.Byte[] at ~2,000 samples, worst 6% in 30 profiles), and the assertions

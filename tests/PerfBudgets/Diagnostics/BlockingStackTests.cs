@@ -1,7 +1,7 @@
 using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 
-namespace PerfBudgets.Tests.Measuring;
+namespace PerfBudgets.Tests.Diagnostics;
 
 // Reading sampled stacks for the blocking budgets: which threads run a work item, which of those wait, where, and
 // for whom. The stacks are kept as data (TestVectors/blocking-stacks.txt), with what each must read as.

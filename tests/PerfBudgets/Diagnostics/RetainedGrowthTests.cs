@@ -1,7 +1,7 @@
 using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 
-namespace PerfBudgets.Tests.Diagnosing;
+namespace PerfBudgets.Tests.Diagnostics;
 
 // The attribution of a leak: per-type differences of two readings, per operation, largest first.
 public sealed class RetainedGrowthTests

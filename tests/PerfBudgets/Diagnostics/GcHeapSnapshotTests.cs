@@ -1,6 +1,6 @@
 using PerfBudgets.Diagnostics;
 
-namespace PerfBudgets.Tests.Diagnosing;
+namespace PerfBudgets.Tests.Diagnostics;
 
 // The runtime names a nested type by its own name only (Kept, not GcHeapSnapshotTests+Kept) in its type records.
 // The heap snapshot counts live objects only, exactly, by type: a known number kept reachable, a known number dropped.

@@ -8,7 +8,7 @@ using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Tests.Support;
 
-namespace PerfBudgets.Tests.Diagnosing;
+namespace PerfBudgets.Tests.Diagnostics;
 
 // The CPU profiler names the method an operation spends its time in: a spin loop in a method the JIT may not inline,
 // so it is its own frame on every sample that lands in it.
