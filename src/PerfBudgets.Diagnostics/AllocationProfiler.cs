@@ -55,7 +55,7 @@ public static class AllocationProfiler
     /// The bytes one <c>AllocationSampled</c> sample of an object of <paramref name="objectSize"/> bytes stands for: the
     /// size divided by the probability that such an object is sampled, 1 − (1 − 1/102,400)^size (unbiased).
     /// </summary>
-    public static double Upscale(double objectSize) => objectSize <= 0 ? 0 : objectSize / (1 - Math.Exp(objectSize * LogOfNotSampled));
+    internal static double Upscale(double objectSize) => objectSize <= 0 ? 0 : objectSize / (1 - Math.Exp(objectSize * LogOfNotSampled));
 
     /// <summary>Profiles <paramref name="operation"/> run on the calling thread; only this thread's allocations count.</summary>
     public static AllocationProfile PerOperation(Action operation, TimeSpan? maximumDuration = null, int targetSamples = DefaultTargetSamples)
