@@ -109,6 +109,25 @@ FilePath PackageFile(string id) =>
 
 string PackageVersion(string id) => PackageFile(id).GetFilenameWithoutExtension().ToString().Substring(id.Length + 1);
 
+// The full names of the types defined in a package's lib/ assemblies, read from their metadata (nothing is loaded).
+IReadOnlyList<string> PackageTypeNames(string id)
+{
+    using var package = System.IO.Compression.ZipFile.OpenRead(PackageFile(id).FullPath);
+    var names = new List<string>();
+    foreach (var entry in package.Entries.Where(e => e.FullName.StartsWith("lib/", StringComparison.Ordinal) && e.FullName.EndsWith(".dll", StringComparison.Ordinal)))
+    {
+        using var stream = new System.IO.MemoryStream();
+        using (var zipped = entry.Open()) { zipped.CopyTo(stream); }
+        stream.Position = 0;
+        using var pe = new System.Reflection.PortableExecutable.PEReader(stream);
+        var metadata = System.Reflection.Metadata.PEReaderExtensions.GetMetadataReader(pe);
+        names.AddRange(metadata.TypeDefinitions.Select(metadata.GetTypeDefinition)
+            .Select(t => $"{metadata.GetString(t.Namespace)}.{metadata.GetString(t.Name)}"));
+    }
+
+    return names;
+}
+
 // The budget suites: what the Baseline target runs twice (the correctness suite measures nothing).
 var budgetSuites = new[] { "Alloc", "Cpu", "Load" };
 
@@ -246,6 +265,16 @@ Task("Test.Package")
     var version = PackageVersion("PerfBudgets");
     var toolVersion = PackageVersion("PerfBudgets.Tool");
     Information($"PerfBudgets {version}, PerfBudgets.Tool {toolVersion}");
+
+    // The core holds what an adopter runs: this repository's markdown-table generator and Locust reader are the tool's.
+    var coreTypes = PackageTypeNames("PerfBudgets");
+    var machinery = coreTypes.Where(t => t.Contains(".DocTable", StringComparison.Ordinal) || t.Contains(".Locust", StringComparison.Ordinal)).ToList();
+    if (coreTypes.Count == 0 || machinery.Count > 0)
+    {
+        throw new Exception($"The core package's lib/ assembly holds this repository's machinery ({string.Join(", ", machinery)}) or no types at all.");
+    }
+
+    Information($"The core package's {coreTypes.Count} types hold no markdown-table generator and no Locust reader.");
 
     // Copies a consumer project to a temporary folder with a nuget.config that takes the packages from the local folder
     // and everything else from the feed, into a private packages folder (so a package of the same version restored
@@ -683,7 +712,9 @@ Task("Docs")
 
     DotNetRun(tool, new ProcessArgumentBuilder().Append("docs")
             .AppendQuoted(MakeAbsolute(budgetResults).FullPath).AppendQuoted(MakeAbsolute(Directory("./docs")).FullPath)
-            .Append("--file").AppendQuoted(MakeAbsolute(File("./README.md")).FullPath),
+            .Append("--file").AppendQuoted(MakeAbsolute(File("./README.md")).FullPath)
+            // This repository's tables name the target that fills them, not the tool's own command.
+            .Append("--generated-by").AppendQuoted("dotnet cake --target=Docs"),
         new DotNetRunSettings { Configuration = configuration });
 });
 

@@ -10,7 +10,7 @@ namespace PerfBudgets.Diagnostics;
 /// <c>ThreadPoolWorkQueue.Dispatch</c>: a sleep, a contended lock, a synchronous wait on a task or an event. Awaiting
 /// never leaves such a frame, because an await returns the thread to the pool.
 /// </remarks>
-public static class BlockingStack
+internal static class BlockingStack
 {
     // The frames that run one work item on a pool thread (user work items, socket completions, timers, Kestrel's
     // IO queues all come through Dispatch).

@@ -126,8 +126,13 @@ public static class GcHeapSnapshot
             byName[name] = new LiveTypeCount(name, was.Objects + sum.Objects, was.Bytes + sum.Bytes);
         }
 
-        return new HeapReading(byName.Values.Sum(t => t.Bytes), byName.Values.Sum(t => t.Objects), byName, clock.Elapsed, heaps)
+        return new HeapReading
         {
+            LiveBytes = byName.Values.Sum(t => t.Bytes),
+            LiveObjects = byName.Values.Sum(t => t.Objects),
+            ByType = byName,
+            Cost = clock.Elapsed,
+            GcHeaps = heaps,
             CollectorSurvivedBytes = survived,
         };
     }

@@ -22,7 +22,7 @@ public static class HtmlReport
     public const string FileName = "report.html";
 
     /// <summary>Bars are drawn up to this share of the limit; a longer one is cut there and says so in its label.</summary>
-    public const double BarAxisMaximumPercent = 150;
+    internal const double BarAxisMaximumPercent = 150;
 
     private const int ChartWidth = 1240;
 
@@ -33,7 +33,7 @@ public static class HtmlReport
     private static int _charts;
 
     /// <summary>Colour of a verdict, the same in every chart and table.</summary>
-    public static OxyColor VerdictColor(BudgetVerdict verdict) => verdict switch
+    internal static OxyColor VerdictColor(BudgetVerdict verdict) => verdict switch
     {
         BudgetVerdict.Pass => OxyColor.FromRgb(0x2e, 0x7d, 0x32),
         BudgetVerdict.Warn => OxyColor.FromRgb(0xef, 0x9a, 0x00),
@@ -74,7 +74,7 @@ public static class HtmlReport
     }
 
     /// <summary>The whole page.</summary>
-    public static string Render(
+    internal static string Render(
         IReadOnlyList<BudgetResult> results,
         IReadOnlyList<LoadReport> loads,
         IReadOnlyList<HistoryEntry> history,
@@ -132,7 +132,7 @@ public static class HtmlReport
     }
 
     /// <summary>Measured ÷ limit (at-most kinds) or limit ÷ measured (at-least kinds) in %, so the limit is at 100%; null for an informational figure.</summary>
-    public static double? PercentOfLimit(BudgetResult result)
+    internal static double? PercentOfLimit(BudgetResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
         if (result.Limit is not { } limit)
@@ -151,7 +151,7 @@ public static class HtmlReport
     }
 
     /// <summary>The component a budget belongs to: the first dotted segment of its name.</summary>
-    public static string Component(string budget)
+    internal static string Component(string budget)
     {
         ArgumentNullException.ThrowIfNull(budget);
         var dot = budget.IndexOf('.', StringComparison.Ordinal);

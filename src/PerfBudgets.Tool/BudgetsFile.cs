@@ -1,17 +1,19 @@
 using System.Text.Encodings.Web;
-using System.Text.Json;
 using System.Text.Json.Nodes;
+using System.Text.Json;
 using PerfBudgets.Budgets;
+using PerfBudgets.Tool.Proposals;
 
 namespace PerfBudgets.Tool;
 
 /// <summary>
-/// The text of a <c>budgets.json</c> as a tree that proposals are written into, field by field; everything else in it
-/// is left as it was.
+/// The text of a <c>budgets.json</c> as a tree that proposals and re-recordings are written into, field by field;
+/// everything else in it is left as it was. The one writer of the file (<c>perfbudgets propose</c> and
+/// <c>perfbudgets record</c> both write through it).
 /// </summary>
 /// <remarks>
-/// Written back the way <c>CountedBudgetRecorder</c> writes it (two-space indent, non-ASCII text unescaped, a final
-/// newline), the file round-trips unchanged, so the diff of a rewrite holds only the changed numbers.
+/// Written back with a two-space indent, non-ASCII text unescaped and a final newline, the file round-trips
+/// unchanged, so the diff of a rewrite holds only the changed numbers.
 /// </remarks>
 internal sealed class BudgetsFile
 {
@@ -20,6 +22,9 @@ internal sealed class BudgetsFile
     private readonly JsonObject _root;
 
     private BudgetsFile(JsonObject root) => _root = root;
+
+    /// <summary>Reads the <c>budgets.json</c> at <paramref name="path"/>.</summary>
+    public static BudgetsFile Read(string path) => Parse(File.ReadAllText(path));
 
     /// <summary>Parses the text of a <c>budgets.json</c>.</summary>
     public static BudgetsFile Parse(string json) =>
@@ -62,8 +67,15 @@ internal sealed class BudgetsFile
         return changed;
     }
 
+    /// <summary>The budgets' objects, in the file's order, to be rewritten in place.</summary>
+    public IEnumerable<JsonObject> Budgets =>
+        _root["budgets"]?.AsArray().OfType<JsonObject>() ?? throw new BudgetFileException("budgets.json has no 'budgets' array.");
+
     /// <summary>The file's text.</summary>
     public string ToText() => _root.ToJsonString(WriteOptions) + "\n";
+
+    /// <summary>Writes the file's text to <paramref name="path"/>.</summary>
+    public void Write(string path) => File.WriteAllText(path, ToText());
 
     /// <summary>A number as this file writes it: <c>6804</c>, <c>9417.24</c>.</summary>
     public static string Number(double value) => JsonValue.Create(value).ToJsonString(WriteOptions);

@@ -99,7 +99,7 @@ internal sealed class ChangeTable
         0 => "0%",
         double.PositiveInfinity => "up from 0",
         double.NegativeInfinity => "down from 0",
-        var c => $"{(c > 0 ? "+" : "-")}{(Math.Abs(c.Value) < 0.05 ? "<0.1%" : BaselineComparison.Percent(Math.Abs(c.Value)))}",
+        var c => $"{(c > 0 ? "+" : "-")}{(Math.Abs(c.Value) < 0.05 ? "<0.1%" : Figures.Percent(Math.Abs(c.Value)))}",
     };
 
     private static string Figure(BudgetResult? result) => result is null ? "—" : Figures.Format(result.Measured);
@@ -107,8 +107,8 @@ internal sealed class ChangeTable
     private static string Noise(ChangeRow row) => row.Noise switch
     {
         null => "—",
-        { Absolute: > 0 } n => $"{BaselineComparison.Percent(n.Relative * 100)} and {Figures.Format(n.Absolute)}",
-        var n => BaselineComparison.Percent(n.Relative * 100),
+        { Absolute: > 0 } n => $"{Figures.Percent(n.Relative * 100)} and {Figures.Format(n.Absolute)}",
+        var n => Figures.Percent(n.Relative * 100),
     };
 
     private static string Verdict(BudgetResult? result) => result is null ? "—" : result.Verdict switch

@@ -2,6 +2,8 @@ using System.Text.Json;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting.Rendering;
 using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Tool.Docs;
+using PerfBudgets.Tool.Locust;
 
 namespace PerfBudgets.Tool;
 
@@ -42,7 +44,7 @@ internal static class CommandAction
 
     // The harness's own exceptions for bad files, and the file system's for files that cannot be read or written.
     private static bool IsBadInput(Exception e) =>
-        e is ToolInputException or Load.Locust.LocustStatsException or BudgetFileException or BaselineFileException or DocTablesException or JsonException or IOException or UnauthorizedAccessException;
+        e is ToolInputException or LocustStatsException or BudgetFileException or BaselineFileException or DocTablesException or JsonException or IOException or UnauthorizedAccessException;
 
     private static int Report(Exception e)
     {

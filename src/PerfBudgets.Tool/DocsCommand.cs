@@ -1,5 +1,5 @@
 using System.CommandLine;
-using PerfBudgets.Reporting.Rendering;
+using PerfBudgets.Tool.Docs;
 
 namespace PerfBudgets.Tool;
 
@@ -26,13 +26,18 @@ internal static class DocsCommand
             Description = "A markdown file outside DOCS_DIR whose table markers are filled too (e.g. README.md); may be repeated.",
             DefaultValueFactory = _ => [],
         };
-        var command = new Command("docs", "Fills the generated tables of DOCS_DIR/*.md (and any --file) from RESULTS_DIR/results.json and history.jsonl.") { results, docs, files };
+        var generatedBy = new Option<string>("--generated-by")
+        {
+            Description = $"The command the line under each table names as its generator (default: {DocTables.DefaultGeneratedBy}).",
+            DefaultValueFactory = _ => DocTables.DefaultGeneratedBy,
+        };
+        var command = new Command("docs", "Fills the generated tables of DOCS_DIR/*.md (and any --file) from RESULTS_DIR/results.json and history.jsonl.") { results, docs, files, generatedBy };
         command.SetAction(parseResult => CommandAction.Run(() =>
         {
             var resultsDirectory = Path.GetFullPath(parseResult.GetValue(results)!);
             var docsDirectory = Path.GetFullPath(parseResult.GetValue(docs)!);
             var markdown = DocTables.MarkdownFiles(docsDirectory).Concat(parseResult.GetValue(files)!.Select(Path.GetFullPath));
-            var changed = DocTables.UpdateFiles(resultsDirectory, markdown);
+            var changed = DocTables.UpdateFiles(resultsDirectory, markdown, parseResult.GetValue(generatedBy)!);
             Console.WriteLine(changed.Count == 0
                 ? $"Docs: every table in {docsDirectory} is up to date with {resultsDirectory}"
                 : $"Docs: rewrote {string.Join(", ", changed.Select(f => Path.GetRelativePath(Environment.CurrentDirectory, f)))}");

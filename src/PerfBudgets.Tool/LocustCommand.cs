@@ -1,8 +1,8 @@
 using System.CommandLine;
 using System.Globalization;
 using PerfBudgets.Budgets;
-using PerfBudgets.Load.Locust;
 using PerfBudgets.Reporting;
+using PerfBudgets.Tool.Locust;
 
 namespace PerfBudgets.Tool;
 

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
+using PerfBudgets.Tool.Proposals;
 
 namespace PerfBudgets.Tool;
 

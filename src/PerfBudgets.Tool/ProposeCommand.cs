@@ -1,7 +1,8 @@
 using System.CommandLine;
 using PerfBudgets.Budgets;
-using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Reporting;
+using PerfBudgets.Tool.Proposals;
 
 namespace PerfBudgets.Tool;
 
@@ -34,7 +35,7 @@ internal static class ProposeCommand
             if (!File.Exists(path))
             {
                 throw new ToolInputException(option == "--history"
-                    ? $"No history at '{Path.GetFullPath(path)}': every run of the budget suites appends to it (dotnet test, or dotnet cake); run them first, or point --history at one."
+                    ? $"No history at '{Path.GetFullPath(path)}': every run of the budget suites appends to it (dotnet test); run them first, or point --history at one."
                     : $"--budgets '{Path.GetFullPath(path)}' does not exist.");
             }
         }

@@ -1,7 +1,8 @@
 using System.CommandLine;
 using PerfBudgets.Measuring;
-using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Reporting;
+using PerfBudgets.Tool.Recording;
 
 namespace PerfBudgets.Tool;
 

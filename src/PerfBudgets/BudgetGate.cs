@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
@@ -65,7 +66,7 @@ public sealed class BudgetGate
     /// <see cref="BudgetGateOptions.Warnings"/>; a failing allocation budget also names the types that changed since the
     /// baseline's breakdown of it (<see cref="AttributionChange"/>).
     /// </summary>
-    public BaselineResults? Baseline { get; }
+    internal BaselineResults? Baseline { get; }
 
     /// <summary>
     /// Records <paramref name="measured"/> against the budget <paramref name="budgetName"/> and throws when it is broken.
@@ -74,7 +75,7 @@ public sealed class BudgetGate
     /// <param name="measured">The measurement, in the budget's unit.</param>
     /// <param name="detail">Optional context recorded beside the figure (sample size, the inputs of a ratio).</param>
     /// <param name="diagnose">
-    /// Optional: says what broke the budget (an <see cref="Diagnosing.AllocationProfiler"/> or <c>CpuProfiler</c> of the PerfBudgets.Diagnostics package
+    /// Optional: says what broke the budget (an <c>AllocationProfiler</c> or <c>CpuProfiler</c> of the PerfBudgets.Diagnostics package
     /// run of the same operation). Called only when the budget fails, so a passing run pays nothing; its summary goes
     /// on the lines after the failure line and its breakdown into the recorded result. If it throws or takes longer
     /// than <see cref="BudgetGateOptions.DiagnosisTimeout"/>, the failure is still reported, with a note why attribution is missing.
@@ -277,9 +278,11 @@ public sealed class BudgetGate
     /// Records that a budget could not be measured on this machine, with the reason (<c>valgrind not found: …</c>),
     /// never as passed. Under CI (<see cref="BudgetGateOptions.IsCi"/>) that is a failure unless the kind was turned off
     /// on purpose (<see cref="BudgetGateOptions.CountedBudgetsOff"/> for the counted kinds); elsewhere it throws
-    /// <see cref="BudgetNotMeasuredException"/>, which a test framework reports as skipped.
+    /// <see cref="BudgetNotMeasuredException"/>, which a test framework reports as skipped. It always throws: the
+    /// result is in the store, and the test ends here.
     /// </summary>
-    public BudgetResult NotMeasured(string budgetName, string reason)
+    [DoesNotReturn]
+    public void NotMeasured(string budgetName, string reason)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(reason);
         var budget = Book.Get(budgetName);
@@ -457,10 +460,10 @@ public sealed class BudgetGate
     }
 
     private static BudgetExceededException Failure(Budget budget, double measured, FailureCause cause, string message) =>
-        new([new BudgetFailure(budget.Name, measured, budget.Limit, budget.Unit, budget.Direction, cause, message)]);
+        new([new BudgetFailure { BudgetName = budget.Name, Measured = measured, Limit = budget.Limit, Unit = budget.Unit, Direction = budget.Direction, Cause = cause, Message = message }]);
 
     /// <summary>The one-line failure text: name, measured, comparison, limit, overshoot, and the detail if any.</summary>
-    public static string FailureLine(Budget budget, double measured, string? detail = null)
+    internal static string FailureLine(Budget budget, double measured, string? detail = null)
     {
         ArgumentNullException.ThrowIfNull(budget);
         var comparison = budget.Direction == BudgetDirection.AtMost ? ">" : "<";

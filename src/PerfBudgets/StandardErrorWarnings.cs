@@ -1,7 +1,7 @@
 namespace PerfBudgets;
 
 /// <summary>The default <see cref="IBudgetWarningSink"/>: writes <c>warning: …</c> to standard error.</summary>
-public sealed class StandardErrorWarnings : IBudgetWarningSink
+internal sealed class StandardErrorWarnings : IBudgetWarningSink
 {
     private StandardErrorWarnings() { }
 

@@ -1,9 +1,10 @@
-using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
-using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Reporting;
 using PerfBudgets.Tests.Support;
+using PerfBudgets.Tool.Recording;
+using PerfBudgets;
 
 namespace PerfBudgets.Tests;
 
@@ -30,9 +31,18 @@ public sealed class CountedBudgetTests : IDisposable
 
     private static InstructionMeasurement Measured(long instructionsPerRepetition, long syscallsPerRepetition, string valgrind, string runtime,
         params (string Method, double PerOperation)[] methods) =>
-        new("Demo", 100, [instructionsPerRepetition + 500, instructionsPerRepetition], [syscallsPerRepetition, syscallsPerRepetition + 3], [],
-            methods.Select(m => new MethodInstructions(m.Method, m.PerOperation)).ToList(), [new MethodInstructions("send", syscallsPerRepetition / 100.0)],
-            runtime, valgrind);
+        new()
+        {
+            Workload = "Demo",
+            OperationsPerRepetition = 100,
+            InstructionsByRepetition = [instructionsPerRepetition + 500, instructionsPerRepetition],
+            SystemCallsByRepetition = [syscallsPerRepetition, syscallsPerRepetition + 3],
+            EstimatedCyclesByRepetition = [],
+            Methods = methods.Select(m => new MethodInstructions(m.Method, m.PerOperation)).ToList(),
+            SystemCallSites = [new MethodInstructions("send", syscallsPerRepetition / 100.0)],
+            RuntimeVersion = runtime,
+            ValgrindVersion = valgrind,
+        };
 
     [Fact]
     public void A_counted_budget_gates_the_repetition_with_the_fewest()

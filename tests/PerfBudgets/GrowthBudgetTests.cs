@@ -1,9 +1,10 @@
-using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
-using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Reporting;
 using PerfBudgets.Tests.Support;
+using PerfBudgets.Tool.Recording;
+using PerfBudgets;
 
 namespace PerfBudgets.Tests;
 
@@ -28,7 +29,17 @@ public sealed class GrowthBudgetTests : IDisposable
                 methods.Add(new("Demo::Find", added));
             }
 
-            return new("Demo", 1, [(long)methods.Sum(m => m.PerOperation)], [0], [], methods, [], runtime ?? InstructionMeter.RuntimeVersion, "3.19.0");
+            return new()
+            {
+                Workload = "Demo",
+                OperationsPerRepetition = 1,
+                InstructionsByRepetition = [(long)methods.Sum(m => m.PerOperation)],
+                SystemCallsByRepetition = [0],
+                EstimatedCyclesByRepetition = [],
+                Methods = methods,
+                RuntimeVersion = runtime ?? InstructionMeter.RuntimeVersion,
+                ValgrindVersion = "3.19.0",
+            };
         }
 
         return new GrowthMeasurement("Demo", Counted(9, 0), 9, Counted(1_000, addedAtLarge), 1_000, "employee");

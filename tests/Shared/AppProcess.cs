@@ -41,7 +41,7 @@ public sealed partial class AppProcess : IDisposable
     /// <paramref name="environment"/> adds variables to the server's environment (runtime settings);
     /// <paramref name="underCallgrind"/> runs it under Callgrind for the counted budgets.
     /// </summary>
-    public static async Task<AppProcess> StartAsync(TimeSpan startTimeout, CancellationToken cancellationToken,
+    internal static async Task<AppProcess> StartAsync(TimeSpan startTimeout, CancellationToken cancellationToken,
         bool withEchoService = false, IReadOnlyDictionary<string, string>? environment = null, PerfBudgets.Measuring.CallgrindServer? underCallgrind = null)
     {
         var args = new List<string> { "--urls", "http://127.0.0.1:0", "--Logging:LogLevel:Default=Warning", "--Logging:LogLevel:Microsoft.Hosting.Lifetime=Information" };

@@ -6,7 +6,7 @@ namespace PerfGate.Tests;
 /// Sends a load scenario's once-a-second progress line to the console while it runs (as an xunit diagnostic message,
 /// which <c>dotnet test</c> prints live) and to the test's own output, so a long run does not look hung.
 /// </summary>
-public static class LoadProgressLog
+internal static class LoadProgressLog
 {
     /// <summary>A progress callback for <see cref="LoadScenario.Progress"/>.</summary>
     public static Action<LoadProgress> To(ITestOutputHelper output)

@@ -49,7 +49,7 @@ public sealed class BudgetBook
     /// The noise threshold of the budget <paramref name="name"/>: its own <c>noise</c> if it has one, else the one for its
     /// kind in the file's <c>noise</c> object; throws when neither is defined (there is no default threshold).
     /// </summary>
-    public NoiseThreshold NoiseThreshold(string name) =>
+    internal NoiseThreshold NoiseThreshold(string name) =>
         TryGetNoiseThreshold(name, out var threshold)
             ? threshold
             : throw new BudgetFileException($"{FilePath} defines no noise threshold for budget '{name}': add \"{Get(name).Kind}\" to the top-level 'noise' object, or a 'noise' field to the budget.");
@@ -59,7 +59,7 @@ public sealed class BudgetBook
     /// when the file defines none for it (a comparison that is only information then shows the change unflagged).
     /// Throws when the file does not define the budget.
     /// </summary>
-    public bool TryGetNoiseThreshold(string name, [NotNullWhen(true)] out NoiseThreshold? threshold)
+    internal bool TryGetNoiseThreshold(string name, [NotNullWhen(true)] out NoiseThreshold? threshold)
     {
         var budget = Get(name);
         threshold = budget.Noise is { } own ? new NoiseThreshold(own, budget.NoiseAbsolute, "budget")

@@ -1,7 +1,7 @@
 namespace PerfBudgets.Budgets;
 
 /// <summary>Why a budget failed.</summary>
-public enum FailureCause
+internal enum FailureCause
 {
     /// <summary>The measurement is past the limit.</summary>
     OverLimit,
@@ -17,22 +17,33 @@ public enum FailureCause
 }
 
 /// <summary>One broken budget, as <see cref="BudgetExceededException.Failures"/> lists them.</summary>
-/// <param name="BudgetName">The budget's name in <c>budgets.json</c>.</param>
-/// <param name="Measured">What was measured, in <paramref name="Unit"/>; NaN when nothing was.</param>
-/// <param name="Limit">The limit in force.</param>
-/// <param name="Unit">The budget's unit.</param>
-/// <param name="Direction">Which side of the limit the measurement must stay on.</param>
-/// <param name="Cause">Why it failed.</param>
-/// <param name="Message">The failure's text: its line, then the lines saying what broke it when that is known.</param>
-public sealed record BudgetFailure(
-    string BudgetName,
-    double Measured,
-    double Limit,
-    string Unit,
-    BudgetDirection Direction,
-    FailureCause Cause,
-    string Message)
+public sealed record BudgetFailure
 {
+    internal BudgetFailure()
+    {
+    }
+
+    /// <summary>The budget's name in <c>budgets.json</c>.</summary>
+    public required string BudgetName { get; init; }
+
+    /// <summary>What was measured, in <see cref="Unit"/>; NaN when nothing was.</summary>
+    public required double Measured { get; init; }
+
+    /// <summary>The limit in force.</summary>
+    public required double Limit { get; init; }
+
+    /// <summary>The budget's unit.</summary>
+    public required string Unit { get; init; }
+
+    /// <summary>Which side of the limit the measurement must stay on.</summary>
+    public required BudgetDirection Direction { get; init; }
+
+    /// <summary>Why it failed.</summary>
+    internal FailureCause Cause { get; init; }
+
+    /// <summary>The failure's text: its line, then the lines saying what broke it when that is known.</summary>
+    public required string Message { get; init; }
+
     /// <summary>
     /// How far the measurement is past the limit, as a fraction of the limit: positive when the budget is broken on its
     /// limit (0.54 reads +54%), for a floor as well as a ceiling; NaN when nothing was measured or the limit is 0.

@@ -120,7 +120,7 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     public BudgetDirection Direction { get; }
 
     /// <summary>What the figures are in.</summary>
-    public UnitFamily Family { get; }
+    internal UnitFamily Family { get; }
 
     /// <summary>
     /// True for the counted kinds (<see cref="InstructionsMax"/>, <see cref="SyscallsMax"/>, <see cref="GrowthExponentMax"/>): their limit is a recorded

@@ -1,7 +1,7 @@
 namespace PerfBudgets.Budgets;
 
 /// <summary>What a budget kind's figures are in; a budget's own unit (<c>B/request</c>) names the operation as well.</summary>
-public enum UnitFamily
+internal enum UnitFamily
 {
     /// <summary>Bytes: allocated, or on the wire.</summary>
     Bytes,

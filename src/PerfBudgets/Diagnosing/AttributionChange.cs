@@ -16,7 +16,7 @@ namespace PerfBudgets.Diagnosing;
 /// combined standard error of the two figures: a request allocates some 80 types, and at twice the error about four of
 /// them would be named for noise alone in every comparison (5% each).
 /// </remarks>
-public static class AttributionChange
+internal static class AttributionChange
 {
     /// <summary>
     /// One line saying what changed since <paramref name="baseline"/>, the baseline run's breakdown of the same budget

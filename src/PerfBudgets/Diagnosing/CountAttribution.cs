@@ -9,7 +9,7 @@ namespace PerfBudgets.Diagnosing;
 /// recorded breakdown, or a baseline run's). Counts, not samples: a method that runs 186 more instructions per
 /// operation shows exactly that.
 /// </summary>
-public static class CountAttribution
+internal static class CountAttribution
 {
     /// <summary>The unit of an instruction breakdown.</summary>
     public const string InstructionsUnit = "instructions/op";

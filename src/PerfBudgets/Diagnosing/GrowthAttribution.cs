@@ -11,7 +11,7 @@ namespace PerfBudgets.Diagnosing;
 /// runs only at the large size, is what makes the exponent above 1. Counts, so a scan of the whole list per item shows
 /// as exactly the instructions it adds.
 /// </summary>
-public static class GrowthAttribution
+internal static class GrowthAttribution
 {
     /// <summary>How much a method's count per item must rise between the sizes to be named: 5%.</summary>
     public const double RiseNamed = 0.05;

@@ -8,4 +8,4 @@ namespace PerfBudgets.Diagnosing;
 /// What it ran at the large size beyond linear growth from the small size, in instructions per operation: its count at
 /// the large size minus its count at the small size × the size ratio. Negative for a fixed cost.
 /// </param>
-public sealed record MethodGrowth(string Method, double SmallPerItem, double LargePerItem, double Excess);
+internal sealed record MethodGrowth(string Method, double SmallPerItem, double LargePerItem, double Excess);

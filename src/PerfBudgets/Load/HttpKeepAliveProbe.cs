@@ -14,7 +14,7 @@ namespace PerfBudgets.Load;
 /// allocation is zero and stays on the calling thread (<see cref="GC.GetAllocatedBytesForCurrentThread"/>
 /// proves it), so the process-wide delta is the server's. It understands only responses with Content-Length.
 /// </remarks>
-public sealed class HttpKeepAliveProbe : IDisposable
+internal sealed class HttpKeepAliveProbe : IDisposable
 {
     private static readonly byte[] HeaderEnd = "\r\n\r\n"u8.ToArray();
     private static readonly byte[] ContentLengthName = "content-length:"u8.ToArray();

@@ -14,7 +14,7 @@ namespace PerfBudgets.Measuring;
 /// checked are the harness itself and every assembly loaded from the application's own folder (the test assembly and
 /// the code it tests); framework and shared-framework assemblies live elsewhere and are always optimized.
 /// </remarks>
-public static class BuildOptimization
+internal static class BuildOptimization
 {
     private static readonly Lazy<IReadOnlyList<string>> NonOptimizedAtFirstUse = new(() => FindNonOptimized(CandidateAssemblies()));
 

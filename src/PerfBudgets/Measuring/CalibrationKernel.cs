@@ -23,7 +23,7 @@ namespace PerfBudgets.Measuring;
 /// written in its units. Version: 2.
 /// </para>
 /// </remarks>
-public static class CalibrationKernel
+internal static class CalibrationKernel
 {
     /// <summary>The kernel's version; a budget file written against another version does not apply.</summary>
     public const int Version = 2;

@@ -12,7 +12,7 @@ namespace PerfBudgets.Measuring;
 /// position, then the events, missing ones 0), and the one cost line after <c>calls=</c> is the inclusive cost of that
 /// call, which belongs to the callee and is left out of the caller's exclusive count.
 /// </remarks>
-public sealed class CallgrindProfile
+internal sealed class CallgrindProfile
 {
     private CallgrindProfile(string path, string trigger, int? thread, IReadOnlyDictionary<string, long> totals, IReadOnlyDictionary<string, long> functions,
         IReadOnlyDictionary<string, long> functionSystemCalls)

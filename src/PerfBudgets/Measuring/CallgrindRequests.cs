@@ -14,7 +14,7 @@ namespace PerfBudgets.Measuring;
 /// built or shipped. Other architectures report <see cref="IsSupported"/> false (the meter then says "not measured").
 /// The request numbers are those of <c>valgrind.h</c> and <c>callgrind.h</c> (3.x; stable since Callgrind joined Valgrind).
 /// </remarks>
-public static unsafe partial class CallgrindRequests
+internal static unsafe partial class CallgrindRequests
 {
     private const ulong RunningOnValgrind = 0x1001;
     private const ulong ToolBase = ((ulong)'C' << 24) | ((ulong)'T' << 16);

@@ -23,7 +23,7 @@ namespace PerfBudgets.Measuring;
 /// and the JIT and glibc pick other code: the counted budgets are then not measured, with the missing features named.
 /// </para>
 /// </remarks>
-public static class CountedIsa
+internal static class CountedIsa
 {
     /// <summary>The CPU flags (as <c>/proc/cpuinfo</c> names them) the recorded counts assume the host has.</summary>
     public static IReadOnlyList<string> RequiredHostFlags { get; } = ["sse4_2", "popcnt", "avx", "avx2", "bmi1", "bmi2", "fma", "f16c", "abm", "movbe"];

@@ -14,7 +14,7 @@ namespace PerfBudgets.Measuring;
 /// tick) and <see cref="Process.TotalProcessorTime"/>. Elsewhere the thread clock falls back to the process clock
 /// (<see cref="ThreadClockSource"/> says so, and every measurement carries that note).
 /// </remarks>
-public static partial class CpuClock
+internal partial class CpuClock
 {
     private const int ClockProcessCpuTimeId = 2;
     private static readonly int ClockThreadCpuTimeId = OperatingSystem.IsMacOS() ? 16 : 3;

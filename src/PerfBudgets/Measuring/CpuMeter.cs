@@ -20,7 +20,10 @@ public static class CpuMeter
     /// The CPU cost of <paramref name="operation"/> on the calling thread's CPU clock. Use it for code that stays on
     /// the calling thread (a codec, a serializer); work it hands to other threads is not seen.
     /// </summary>
-    public static CpuMeasurement PerOperation(Action operation, CpuMeterOptions? options = null)
+    public static CpuMeasurement PerOperation(Action operation) => PerOperation(operation, options: null);
+
+    // As the overload above, with sampling settings (null for the defaults): the harness's own tests set them.
+    internal static CpuMeasurement PerOperation(Action operation, CpuMeterOptions? options)
     {
         ArgumentNullException.ThrowIfNull(operation);
         return Measure(CpuClock.ThreadNanoseconds, count => Repeat(operation, count), CpuClock.ThreadClockSource, options ?? CpuMeterOptions.Default);
@@ -32,8 +35,10 @@ public static class CpuMeter
     /// Background work in the process (a GC, a tier-1 compile) lands in some batches, which the low quantile leaves out.
     /// </summary>
     /// <param name="runOperations">Runs the given number of operations and returns when they are done.</param>
-    /// <param name="options">Sampling settings.</param>
-    public static CpuMeasurement PerOperationProcessWide(Action<int> runOperations, CpuMeterOptions? options = null)
+    public static CpuMeasurement PerOperationProcessWide(Action<int> runOperations) => PerOperationProcessWide(runOperations, options: null);
+
+    // As the overload above, with sampling settings (null for the defaults): the harness's own tests set them.
+    internal static CpuMeasurement PerOperationProcessWide(Action<int> runOperations, CpuMeterOptions? options)
     {
         ArgumentNullException.ThrowIfNull(runOperations);
         return Measure(CpuClock.CurrentProcessNanoseconds, runOperations, "this process's CPU clock (all threads)", options ?? CpuMeterOptions.Default);
@@ -47,8 +52,11 @@ public static class CpuMeter
     /// </summary>
     /// <param name="serverProcessId">The server's process id.</param>
     /// <param name="runOperations">Sends the given number of requests (or frames) and returns when all are answered.</param>
-    /// <param name="options">Sampling settings; the server's code warms up by being driven until its cost stops falling.</param>
-    public static CpuMeasurement PerServerOperation(int serverProcessId, Action<int> runOperations, CpuMeterOptions? options = null)
+    public static CpuMeasurement PerServerOperation(int serverProcessId, Action<int> runOperations) => PerServerOperation(serverProcessId, runOperations, options: null);
+
+    // As the overload above, with sampling settings (null for the defaults; the server's code warms up by being driven
+    // until its cost stops falling): the harness's own tests set them.
+    internal static CpuMeasurement PerServerOperation(int serverProcessId, Action<int> runOperations, CpuMeterOptions? options)
     {
         ArgumentNullException.ThrowIfNull(runOperations);
         return Measure(CpuClock.ForProcess(serverProcessId), runOperations, $"server process {serverProcessId}'s CPU clock", options ?? CpuMeterOptions.Default);

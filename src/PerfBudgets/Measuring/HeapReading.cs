@@ -6,13 +6,27 @@ namespace PerfBudgets.Measuring;
 /// What is alive on a process's managed heap right after a full blocking collection: the bytes the collection kept,
 /// and, when the reading walked the heap, the live objects by type.
 /// </summary>
-/// <param name="LiveBytes">Bytes that survived a full blocking collection.</param>
-/// <param name="LiveObjects">Live objects, or -1 when the reading did not count them.</param>
-/// <param name="ByType">Live objects and bytes by type name, or null when the reading did not walk the heap.</param>
-/// <param name="Cost">How long the reading took (collection, and the heap walk when there is one).</param>
-/// <param name="GcHeaps">The collector's heap count (1 for workstation GC, one per core for server GC), or 0 when unknown.</param>
-public sealed record HeapReading(long LiveBytes, long LiveObjects, IReadOnlyDictionary<string, LiveTypeCount>? ByType, TimeSpan Cost, int GcHeaps = 0)
+public sealed record HeapReading
 {
+    internal HeapReading()
+    {
+    }
+
+    /// <summary>Bytes that survived a full blocking collection.</summary>
+    public required long LiveBytes { get; init; }
+
+    /// <summary>Live objects, or -1 when the reading did not count them.</summary>
+    public required long LiveObjects { get; init; }
+
+    /// <summary>Live objects and bytes by type name, or null when the reading did not walk the heap.</summary>
+    internal IReadOnlyDictionary<string, LiveTypeCount>? ByType { get; init; }
+
+    /// <summary>How long the reading took (collection, and the heap walk when there is one).</summary>
+    public required TimeSpan Cost { get; init; }
+
+    /// <summary>The collector's heap count (1 for workstation GC, one per core for server GC), or 0 when unknown.</summary>
+    public int GcHeaps { get; init; }
+
     /// <summary>
     /// The bytes the collection itself counted as surviving (all generations), when the reading saw that figure, else
     /// -1: beside <see cref="LiveBytes"/> summed from a heap walk, a check that the walk saw the live heap and no more.

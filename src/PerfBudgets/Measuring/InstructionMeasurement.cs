@@ -6,32 +6,39 @@ namespace PerfBudgets.Measuring;
 /// What the instruction meter counted for one workload: instructions and system calls of each counted repetition,
 /// and where the instructions went, method by method, in the repetition with the fewest.
 /// </summary>
-/// <param name="Workload">The workload's name.</param>
-/// <param name="OperationsPerRepetition">Operations in each counted repetition.</param>
-/// <param name="InstructionsByRepetition">Instructions executed (Callgrind's Ir) in each repetition.</param>
-/// <param name="SystemCallsByRepetition">
-/// System calls made in each repetition, less clock reads and thread synchronization
-/// (<see cref="InstructionMeter.IsTimingDependentSystemCall"/>).
-/// </param>
-/// <param name="EstimatedCyclesByRepetition">
-/// Cycles estimated from Callgrind's cache simulation (L1 hits + 5 × last-level hits + 35 × memory accesses), one per
-/// repetition; empty when the cache simulation was off. Recorded, never gated.
-/// </param>
-/// <param name="Methods">Instructions per operation of each method (exclusive of its callees), largest first.</param>
-/// <param name="SystemCallSites">System calls per operation by the function that made them (the C library's wrappers), largest first.</param>
-/// <param name="RuntimeVersion">The .NET runtime that ran the workload.</param>
-/// <param name="ValgrindVersion">The Valgrind that counted it.</param>
-public sealed record InstructionMeasurement(
-    string Workload,
-    int OperationsPerRepetition,
-    IReadOnlyList<long> InstructionsByRepetition,
-    IReadOnlyList<long> SystemCallsByRepetition,
-    IReadOnlyList<long> EstimatedCyclesByRepetition,
-    IReadOnlyList<MethodInstructions> Methods,
-    IReadOnlyList<MethodInstructions> SystemCallSites,
-    string RuntimeVersion,
-    string ValgrindVersion)
+public sealed record InstructionMeasurement
 {
+    internal InstructionMeasurement()
+    {
+    }
+
+    /// <summary>The workload's name.</summary>
+    public required string Workload { get; init; }
+
+    /// <summary>Operations in each counted repetition.</summary>
+    public required int OperationsPerRepetition { get; init; }
+
+    /// <summary>Instructions executed (Callgrind's Ir) in each repetition.</summary>
+    public required IReadOnlyList<long> InstructionsByRepetition { get; init; }
+
+    /// <summary>System calls made in each repetition, less clock reads and thread synchronization (<see cref="InstructionMeter.IsTimingDependentSystemCall"/>).</summary>
+    public required IReadOnlyList<long> SystemCallsByRepetition { get; init; }
+
+    /// <summary>Cycles estimated from Callgrind's cache simulation (L1 hits + 5 × last-level hits + 35 × memory accesses), one per repetition; empty when the cache simulation was off. Recorded, never gated.</summary>
+    public required IReadOnlyList<long> EstimatedCyclesByRepetition { get; init; }
+
+    /// <summary>Instructions per operation of each method (exclusive of its callees), largest first.</summary>
+    internal IReadOnlyList<MethodInstructions> Methods { get; init; } = [];
+
+    /// <summary>System calls per operation by the function that made them (the C library's wrappers), largest first.</summary>
+    internal IReadOnlyList<MethodInstructions> SystemCallSites { get; init; } = [];
+
+    /// <summary>The .NET runtime that ran the workload.</summary>
+    public required string RuntimeVersion { get; init; }
+
+    /// <summary>The Valgrind that counted it.</summary>
+    public required string ValgrindVersion { get; init; }
+
     /// <summary>
     /// The gated figure: instructions per operation of the repetition with the fewest. Work that lands in one
     /// repetition only (a timer, a collection) can only add, while a change to the code adds to every one.
@@ -81,4 +88,4 @@ public sealed record InstructionMeasurement(
 /// <summary>One method's count per operation (instructions or system calls), not counting its callees.</summary>
 /// <param name="Method">The method (type::name), a native symbol, or a label for code that has no name.</param>
 /// <param name="PerOperation">Its count per operation.</param>
-public sealed record MethodInstructions(string Method, double PerOperation);
+internal sealed record MethodInstructions(string Method, double PerOperation);

@@ -219,10 +219,18 @@ public static partial class InstructionMeter
         var operations = repetitions[0].Operations;
         var fewest = repetitions[instructions.IndexOf(instructions.Min())].Parts;
         var fewestCalls = repetitions[syscalls.IndexOf(syscalls.Min())].Parts;
-        return new InstructionMeasurement(workload, operations, instructions, syscalls, cycles,
-            PerMethod(fewest.SelectMany(p => p.ExclusiveInstructions), map, operations),
-            PerMethod(fewestCalls.SelectMany(p => p.ExclusiveSystemCalls).Where(f => !IsTimingDependentSystemCall(f.Key)), map, operations),
-            runtimeVersion, valgrindVersion);
+        return new InstructionMeasurement
+        {
+            Workload = workload,
+            OperationsPerRepetition = operations,
+            InstructionsByRepetition = instructions,
+            SystemCallsByRepetition = syscalls,
+            EstimatedCyclesByRepetition = cycles,
+            Methods = PerMethod(fewest.SelectMany(p => p.ExclusiveInstructions), map, operations),
+            SystemCallSites = PerMethod(fewestCalls.SelectMany(p => p.ExclusiveSystemCalls).Where(f => !IsTimingDependentSystemCall(f.Key)), map, operations),
+            RuntimeVersion = runtimeVersion,
+            ValgrindVersion = valgrindVersion,
+        };
     }
 
     /// <summary>

@@ -6,7 +6,7 @@ namespace PerfBudgets.Measuring;
 /// Thrown when a budget would be measured on a non-optimized (Debug) build. The message names the assemblies and the
 /// command that fixes it; nothing is measured or recorded.
 /// </summary>
-public sealed class NonOptimizedBuildException : PerfBudgetsException
+internal sealed class NonOptimizedBuildException : PerfBudgetsException
 {
     /// <summary>Creates the exception.</summary>
     public NonOptimizedBuildException(string message) : base(message) { }

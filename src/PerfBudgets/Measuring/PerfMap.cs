@@ -7,7 +7,7 @@ namespace PerfBudgets.Measuring;
 /// and name of every method the JIT compiled and every stub it made, so that code addresses in a Callgrind profile,
 /// which has no symbols for JIT-compiled code, can be named.
 /// </summary>
-public sealed class PerfMap
+internal sealed class PerfMap
 {
     private readonly ulong[] _starts;
     private readonly ulong[] _ends;

@@ -3,7 +3,7 @@ using System.Globalization;
 namespace PerfBudgets.Measuring;
 
 /// <summary>A process's resident memory as the Linux kernel reports it in <c>/proc/PID/status</c>.</summary>
-public static class ProcessMemory
+internal static class ProcessMemory
 {
     /// <summary>
     /// The peak resident set size in bytes (<c>VmHWM</c>, the high-water mark since the process started), or null

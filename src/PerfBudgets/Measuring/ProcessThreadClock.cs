@@ -15,7 +15,7 @@ namespace PerfBudgets.Measuring;
 /// nothing, which is why a busy neighbour does not inflate what a request costs. The files of a thread are opened
 /// once and re-read from offset 0, so a reading of some twenty threads costs tens of microseconds.
 /// </remarks>
-public sealed class ProcessThreadClock : IDisposable
+internal sealed class ProcessThreadClock : IDisposable
 {
     private readonly string _tasks;
     private readonly Dictionary<int, ThreadFiles> _threads = [];

@@ -11,7 +11,7 @@ public sealed class RequestCostMeasurement
     private readonly long[] _sorted;
 
     /// <summary>Wraps the costs of one run, in the order the requests were sent.</summary>
-    public RequestCostMeasurement(string workload, IReadOnlyList<RequestCost> requests, string? note = null)
+    internal RequestCostMeasurement(string workload, IReadOnlyList<RequestCost> requests, string? note = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(workload);
         ArgumentNullException.ThrowIfNull(requests);
@@ -30,7 +30,7 @@ public sealed class RequestCostMeasurement
     public string Workload { get; }
 
     /// <summary>Every measured request, in the order sent.</summary>
-    public IReadOnlyList<RequestCost> Requests { get; }
+    internal IReadOnlyList<RequestCost> Requests { get; }
 
     /// <summary>Anything the reader should know about how the run went (readings retried, a clock fallback).</summary>
     public string? Note { get; }
@@ -73,11 +73,11 @@ public sealed class RequestCostMeasurement
     }
 
     /// <summary>The requests that cost more than <paramref name="milliseconds"/>, most expensive first.</summary>
-    public IReadOnlyList<RequestCost> Above(double milliseconds) =>
+    internal IReadOnlyList<RequestCost> Above(double milliseconds) =>
         Requests.Where(r => r.Milliseconds > milliseconds).OrderByDescending(r => r.Nanoseconds).ThenBy(r => r.Index).ToList();
 
     /// <summary>The <paramref name="count"/> most expensive requests, most expensive first.</summary>
-    public IReadOnlyList<RequestCost> Slowest(int count) =>
+    internal IReadOnlyList<RequestCost> Slowest(int count) =>
         Requests.OrderByDescending(r => r.Nanoseconds).ThenBy(r => r.Index).Take(count).ToList();
 
     /// <summary>One line: the count and the quantiles, e.g. for a recorded detail.</summary>

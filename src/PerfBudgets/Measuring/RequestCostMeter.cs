@@ -106,7 +106,7 @@ public static partial class RequestCostMeter
     /// The on-CPU time each thread name gained from <paramref name="before"/> to <paramref name="after"/> (a thread
     /// that started in between counts from zero), largest first, names with nothing left out.
     /// </summary>
-    public static IReadOnlyList<ThreadCost> ByThreadName(IReadOnlyDictionary<int, ProcessThreadClock.ThreadTime> before, IReadOnlyDictionary<int, ProcessThreadClock.ThreadTime> after)
+    internal static IReadOnlyList<ThreadCost> ByThreadName(IReadOnlyDictionary<int, ProcessThreadClock.ThreadTime> before, IReadOnlyDictionary<int, ProcessThreadClock.ThreadTime> after)
     {
         ArgumentNullException.ThrowIfNull(before);
         ArgumentNullException.ThrowIfNull(after);

@@ -74,7 +74,10 @@ public static class RetainedMemoryMeter
     {
         var clock = Stopwatch.StartNew();
         FullCollection();
-        return new HeapReading(GC.GetTotalMemory(forceFullCollection: false), -1, null, clock.Elapsed, GCSettingsHeaps());
+        // Read before the reading itself is allocated: an allocation right after the collection opens a fresh
+        // allocation context, which the collector's count would take in.
+        var liveBytes = GC.GetTotalMemory(forceFullCollection: false);
+        return new HeapReading { LiveBytes = liveBytes, LiveObjects = -1, Cost = clock.Elapsed, GcHeaps = GCSettingsHeaps() };
     }
 
     /// <summary>A full, blocking, compacting collection (large objects too), then the finalizers, then another.</summary>

@@ -1,4 +1,3 @@
-using System.Globalization;
 using PerfBudgets.Budgets;
 
 namespace PerfBudgets.Reporting;
@@ -10,7 +9,7 @@ namespace PerfBudgets.Reporting;
 /// <param name="NoisePercent">The relative noise threshold in %, or null without a baseline figure.</param>
 /// <param name="NoiseAbsolute">The absolute noise floor in the budget's unit (0 for most budgets).</param>
 /// <param name="Flagged">True when the figure is worse than the baseline by more than both noise thresholds.</param>
-public sealed record BaselineComparison(
+internal sealed record BaselineComparison(
     double? Baseline,
     double? ChangePercent,
     double? WorsePercent,
@@ -38,9 +37,9 @@ public sealed record BaselineComparison(
     /// </summary>
     public string WarningLine(string budgetName, double measured, string unit)
     {
-        var worse = WorsePercent is { } w && !double.IsInfinity(w) ? $"{Percent(w)} worse" : "worse";
+        var worse = WorsePercent is { } w && !double.IsInfinity(w) ? $"{Figures.Percent(w)} worse" : "worse";
         var floor = NoiseAbsolute > 0 ? $", and at least {Figures.Format(NoiseAbsolute)} {unit}" : string.Empty;
-        return $"{budgetName}: {Figures.Format(measured)} {unit} is {worse} than the baseline {Figures.Format(Baseline ?? double.NaN)} (noise threshold {Percent(NoisePercent ?? 0)}{floor})";
+        return $"{budgetName}: {Figures.Format(measured)} {unit} is {worse} than the baseline {Figures.Format(Baseline ?? double.NaN)} (noise threshold {Figures.Percent(NoisePercent ?? 0)}{floor})";
     }
 
     /// <summary>The delta cell of the summary table: <c>94 (+31%)</c>, or <c>—</c> without a baseline figure.</summary>
@@ -51,13 +50,9 @@ public sealed record BaselineComparison(
             return "—";
         }
 
-        var change = double.IsInfinity(c) ? (c > 0 ? "up from 0" : "down from 0") : $"{(c >= 0 ? "+" : "-")}{Percent(Math.Abs(c))}";
+        var change = double.IsInfinity(c) ? (c > 0 ? "up from 0" : "down from 0") : $"{(c >= 0 ? "+" : "-")}{Figures.Percent(Math.Abs(c))}";
         return $"{Figures.Format(b)} ({change})";
     }
-
-    /// <summary>A percentage with one decimal below 10, none above: <c>0.4%</c>, <c>31%</c>.</summary>
-    public static string Percent(double percent) =>
-        (Math.Abs(percent) < 10 ? percent.ToString("0.#", CultureInfo.InvariantCulture) : percent.ToString("#,0", CultureInfo.InvariantCulture)) + "%";
 
     private static double Relative(double difference, double baseline) =>
         baseline != 0 ? difference / Math.Abs(baseline)

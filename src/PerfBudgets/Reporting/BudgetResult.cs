@@ -44,5 +44,7 @@ public sealed record BudgetResult(
 
     /// <summary>The comparison with the baseline run (<c>PERF_BASELINE</c>), or null when no baseline was given.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
-    public BaselineComparison? Baseline { get; init; }
+    // Internal: the comparison's shape is the reports', not an adopter's; still written to and read from results.json.
+    [JsonInclude]
+    internal BaselineComparison? Baseline { get; init; }
 }

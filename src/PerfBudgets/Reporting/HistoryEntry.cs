@@ -11,7 +11,7 @@ namespace PerfBudgets.Reporting;
 /// <param name="Verdict">The verdict recorded.</param>
 /// <param name="Profile">The active profile.</param>
 /// <param name="TimestampUtc">When it was measured.</param>
-public sealed record HistoryEntry(
+internal sealed record HistoryEntry(
     string RunId,
     string? Commit,
     string Budget,

@@ -29,7 +29,7 @@ namespace PerfBudgets.Reporting;
 /// <param name="Errors">Failures per distinct error text.</param>
 /// <param name="TimestampUtc">When the scenario ended.</param>
 /// <param name="Machine">Where it ran.</param>
-public sealed record LoadReport(
+internal sealed record LoadReport(
     string Scenario,
     string Model,
     string Phases,

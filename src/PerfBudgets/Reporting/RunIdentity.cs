@@ -4,7 +4,7 @@ using PerfBudgets.Budgets;
 namespace PerfBudgets.Reporting;
 
 /// <summary>Which run a recorded result belongs to, for <c>history.jsonl</c>.</summary>
-public static class RunIdentity
+internal static class RunIdentity
 {
     private static readonly string GeneratedRunId =
         DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture) + "-" + Guid.NewGuid().ToString("N")[..6];

@@ -1,6 +1,5 @@
 using System.Text;
 using PerfBudgets;
-using PerfBudgets.Diagnosing;
 using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using PerfGate.Tests.Workloads;

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 using PerfBudgets;
-using PerfBudgets.Diagnosing;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using PerfGate.Tests.Workloads;
 using SystemUnderTest.HPack;

@@ -1,6 +1,6 @@
 using System.Globalization;
 using PerfBudgets;
-using PerfBudgets.Diagnosing;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using SystemUnderTest.IO;
 

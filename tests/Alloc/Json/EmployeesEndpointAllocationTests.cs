@@ -1,5 +1,5 @@
 using PerfBudgets;
-using PerfBudgets.Diagnosing;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Load;
 using PerfBudgets.Measuring;
 using System.Text.Json;

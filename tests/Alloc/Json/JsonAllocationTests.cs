@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using PerfBudgets;
-using PerfBudgets.Diagnosing;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using SystemUnderTest.Json;
 

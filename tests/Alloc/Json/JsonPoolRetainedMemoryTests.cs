@@ -1,5 +1,4 @@
 using PerfBudgets;
-using PerfBudgets.Diagnosing;
 using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using SystemUnderTest.Json;

@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Logging.Abstractions;
 using PerfBudgets;
-using PerfBudgets.Diagnosing;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using SystemUnderTest.Sockets.Echo;
 

@@ -2,7 +2,6 @@ using System.Globalization;
 using System.Net.Http.Headers;
 using System.Text.Json;
 using PerfBudgets;
-using PerfBudgets.Diagnosing;
 using PerfBudgets.Diagnostics;
 using PerfBudgets.Load;
 using PerfBudgets.Measuring;

@@ -1,6 +1,6 @@
 using System.Text.Json;
 using PerfBudgets;
-using PerfBudgets.Diagnosing;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Load;
 using PerfBudgets.Measuring;
 using SystemUnderTest.Json;

@@ -57,6 +57,16 @@ public sealed class GrowthAttributionTests
     private static InstructionMeasurement Counted((string Method, double PerOperation)[] methods)
     {
         var total = (long)methods.Sum(m => m.PerOperation);
-        return new("Demo", 1, [total], [0], [], [.. methods.OrderByDescending(m => m.PerOperation).Select(m => new MethodInstructions(m.Method, m.PerOperation))], [], "10.0.12", "3.19.0");
+        return new()
+        {
+            Workload = "Demo",
+            OperationsPerRepetition = 1,
+            InstructionsByRepetition = [total],
+            SystemCallsByRepetition = [0],
+            EstimatedCyclesByRepetition = [],
+            Methods = [.. methods.OrderByDescending(m => m.PerOperation).Select(m => new MethodInstructions(m.Method, m.PerOperation))],
+            RuntimeVersion = "10.0.12",
+            ValgrindVersion = "3.19.0",
+        };
     }
 }

@@ -76,7 +76,16 @@ public sealed class GrowthMeasurementTests
     }
 
     private static InstructionMeasurement Counted(int operations, long fewest, long most) =>
-        new("Demo", operations, [most, fewest], [4 * operations, 5 * operations], [],
-            [new MethodInstructions("Demo::Write", 0.6 * fewest / operations), new MethodInstructions("Demo::Read", 0.4 * fewest / operations)],
-            [new MethodInstructions("send", 4)], "10.0.12", "3.19.0");
+        new()
+        {
+            Workload = "Demo",
+            OperationsPerRepetition = operations,
+            InstructionsByRepetition = [most, fewest],
+            SystemCallsByRepetition = [4 * operations, 5 * operations],
+            EstimatedCyclesByRepetition = [],
+            Methods = [new MethodInstructions("Demo::Write", 0.6 * fewest / operations), new MethodInstructions("Demo::Read", 0.4 * fewest / operations)],
+            SystemCallSites = [new MethodInstructions("send", 4)],
+            RuntimeVersion = "10.0.12",
+            ValgrindVersion = "3.19.0",
+        };
 }

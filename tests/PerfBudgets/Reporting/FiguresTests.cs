@@ -20,4 +20,16 @@ public sealed class FiguresTests
     [InlineData(5, 0, "(over a zero budget)")]
     public void Overshoot_is_relative_to_the_limit(double measured, double limit, string expected) =>
         Figures.Overshoot(measured, limit).Should().Be(expected);
+
+    [Theory]
+    [InlineData(0.44, false, null, "0.4%")]
+    [InlineData(-0.04, false, null, "0%")]
+    [InlineData(31.4, false, null, "31%")]
+    [InlineData(1234.5, false, null, "1,235%")]
+    [InlineData(4, true, null, "+4%")]
+    [InlineData(-25, true, null, "-25%")]
+    [InlineData(0.94, true, 2, "+0.94%")]
+    [InlineData(10, true, 2, "+10.00%")]
+    public void Every_percentage_is_written_one_way(double percent, bool signed, int? decimals, string expected) =>
+        Figures.Percent(percent, signed, decimals).Should().Be(expected);
 }

@@ -1,4 +1,5 @@
 using PerfBudgets.Budgets;
+using PerfBudgets.Tool.Proposals;
 
 namespace PerfBudgets.Tests.Tool;
 

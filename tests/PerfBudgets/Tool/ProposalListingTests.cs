@@ -1,5 +1,6 @@
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
+using PerfBudgets.Tool.Proposals;
 using PerfBudgets.Tool;
 
 namespace PerfBudgets.Tests.Tool;

@@ -4,7 +4,7 @@ using PerfBudgets.Budgets;
 namespace PerfBudgets.Reporting.Rendering;
 
 /// <summary>Renders results as the Markdown table of <c>summary.md</c>.</summary>
-public static class SummaryTable
+internal static class SummaryTable
 {
     /// <summary>
     /// One row per result, failures first (then baseline warnings) so a reviewer sees them at the top. When any result
@@ -31,9 +31,9 @@ public static class SummaryTable
             {
                 BudgetVerdict.Pass => "pass",
                 BudgetVerdict.Fail when r.Baseline is { Flagged: true } && r.IsWithinLimit =>
-                    $"**FAIL** ({BaselineComparison.Percent(r.Baseline.WorsePercent ?? 0)} worse than baseline, strict)",
+                    $"**FAIL** ({Figures.Percent(r.Baseline.WorsePercent ?? 0)} worse than baseline, strict)",
                 BudgetVerdict.Fail => $"**FAIL** {Figures.Overshoot(r.Measured, r.Limit ?? 0)}",
-                BudgetVerdict.Warn => $"**warn** ({WorseText(r.Baseline)} than baseline, noise {BaselineComparison.Percent(r.Baseline?.NoisePercent ?? 0)})",
+                BudgetVerdict.Warn => $"**warn** ({WorseText(r.Baseline)} than baseline, noise {Figures.Percent(r.Baseline?.NoisePercent ?? 0)})",
                 BudgetVerdict.NotMeasured => $"**not measured** ({r.Detail})",
                 _ => "info",
             };
@@ -88,5 +88,5 @@ public static class SummaryTable
     }
 
     private static string WorseText(BaselineComparison? c) =>
-        c?.WorsePercent is { } w && !double.IsInfinity(w) ? $"{BaselineComparison.Percent(w)} worse" : "worse";
+        c?.WorsePercent is { } w && !double.IsInfinity(w) ? $"{Figures.Percent(w)} worse" : "worse";
 }

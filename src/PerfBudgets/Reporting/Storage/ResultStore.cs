@@ -56,7 +56,7 @@ public sealed class ResultStore
         Path.Combine(Path.GetDirectoryName(Path.GetFullPath(budgetFilePath))!, "artifacts", "budgets");
 
     /// <summary>Records one result, rewriting both files.</summary>
-    public void Record(BudgetResult result)
+    internal void Record(BudgetResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
         lock (_gate)
@@ -75,7 +75,7 @@ public sealed class ResultStore
     }
 
     /// <summary>Records one load scenario's statistics in the <c>loads</c> array of <c>results.json</c>, replacing an older run of it.</summary>
-    public void RecordLoad(LoadReport load)
+    internal void RecordLoad(LoadReport load)
     {
         ArgumentNullException.ThrowIfNull(load);
         lock (_gate)
@@ -94,7 +94,7 @@ public sealed class ResultStore
     /// Parses the text of a <c>results.json</c>; unlike <see cref="ReadAll"/> it throws <see cref="JsonException"/> when
     /// the text is not one (a baseline must not be read as empty by mistake).
     /// </summary>
-    public static IReadOnlyList<BudgetResult> Parse(string json)
+    internal static IReadOnlyList<BudgetResult> Parse(string json)
     {
         ArgumentNullException.ThrowIfNull(json);
         var file = JsonSerializer.Deserialize<ResultsFile>(json, JsonOptions);
@@ -105,7 +105,7 @@ public sealed class ResultStore
     /// Reads <c>history.jsonl</c>, oldest first; an absent file reads as empty, and a line that is not a history entry
     /// (a run killed mid-write) is skipped and counted in <paramref name="skipped"/>.
     /// </summary>
-    public static List<HistoryEntry> ReadHistory(string historyPath, out int skipped)
+    internal static List<HistoryEntry> ReadHistory(string historyPath, out int skipped)
     {
         skipped = 0;
         var entries = new List<HistoryEntry>();
@@ -140,7 +140,7 @@ public sealed class ResultStore
     }
 
     /// <summary>Reads a results file written by this class; an absent file reads as empty.</summary>
-    public static List<BudgetResult> ReadAll(string resultsPath) => ReadFile(resultsPath).Results.ToList();
+    internal static List<BudgetResult> ReadAll(string resultsPath) => ReadFile(resultsPath).Results.ToList();
 
     private static ResultsFile ReadFile(string resultsPath)
     {

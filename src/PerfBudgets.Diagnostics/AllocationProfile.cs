@@ -1,0 +1,60 @@
+using System.Globalization;
+using PerfBudgets.Reporting;
+
+namespace PerfBudgets.Diagnostics;
+
+/// <summary>
+/// Which types an operation allocates, in estimated bytes per operation, from the runtime's allocation sampling events
+/// (<see cref="AllocationProfiler"/>).
+/// </summary>
+/// <param name="Types">Every sampled type, most bytes per operation first.</param>
+/// <param name="Operations">How many operations ran while the events were collected.</param>
+/// <param name="Samples">How many sampling events were counted (after the thread filter).</param>
+/// <param name="EventName">The event the estimate comes from: <c>AllocationSampled</c> or, on older runtimes, <c>GCAllocationTick</c>.</param>
+/// <param name="Elapsed">How long the profiled run took.</param>
+public sealed record AllocationProfile(IReadOnlyList<TypeAllocation> Types, long Operations, int Samples, string EventName, TimeSpan Elapsed)
+{
+    /// <summary>The estimated total bytes per operation, all types.</summary>
+    public double BytesPerOperation => Types.Sum(t => t.BytesPerOperation);
+
+    /// <summary>
+    /// The expected relative standard error of <see cref="BytesPerOperation"/>: 1/√samples. Each sample stands for about
+    /// 100 KB, so the count of samples is close to Poisson and its relative spread is 1/√n (per type, 1/√ of that type's
+    /// samples).
+    /// </summary>
+    public double RelativeStandardError => Samples == 0 ? double.PositiveInfinity : 1 / Math.Sqrt(Samples);
+
+    /// <summary>The largest types, as the failure message shows them: <c>top types per op: System.Byte[] ≈ 280 B, …</c>.</summary>
+    public string Describe(int top = 5)
+    {
+        if (Samples == 0)
+        {
+            return string.Create(CultureInfo.InvariantCulture,
+                $"top types per op: none sampled ({EventName}, {Operations:N0} ops in {Elapsed.TotalSeconds:0.0} s: at this many operations, under ~{Figures.Format(102_400.0 / Math.Max(Operations, 1))} B/op is expected to give no sample)");
+        }
+
+        var types = string.Join(", ", Types.Take(top).Select(t => string.Create(CultureInfo.InvariantCulture, $"{t.TypeName} ≈ {Figures.Format(Math.Round(t.BytesPerOperation))} B")));
+        var more = Types.Count > top ? ", …" : string.Empty;
+        return string.Create(CultureInfo.InvariantCulture,
+            $"top types per op: {types}{more} (≈ {Figures.Format(Math.Round(BytesPerOperation))} B/op in all from {Samples:N0} {EventName} samples over {Operations:N0} ops, ±{RelativeStandardError * 100:0.#}% standard error)");
+    }
+
+    /// <summary>
+    /// The profile as a budget result's <see cref="Attribution"/>: the summary names the <paramref name="top"/> types;
+    /// the breakdown keeps every sampled type with its samples, so a later run can be compared with this one type by
+    /// type (<see cref="BaselineComparison"/>; a type cut from a shortened list would read as a change).
+    /// </summary>
+    public Attribution ToAttribution(int top = 5)
+    {
+        var total = BytesPerOperation;
+        var entries = Types
+            .Select(t => new AttributionEntry(t.TypeName, Math.Round(t.BytesPerOperation, 1), "B/op", total > 0 ? t.BytesPerOperation / total : null, t.Samples))
+            .ToList();
+        var note = string.Create(CultureInfo.InvariantCulture,
+            $"{EventName} events, {Samples:N0} samples over {Operations:N0} operations in {Elapsed.TotalSeconds:0.0} s; estimated, not exact");
+        return new Attribution(Describe(top), entries, note);
+    }
+
+    /// <inheritdoc />
+    public override string ToString() => Describe();
+}

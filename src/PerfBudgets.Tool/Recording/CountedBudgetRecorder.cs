@@ -1,0 +1,142 @@
+using System.Globalization;
+using System.Text.Json.Nodes;
+using PerfBudgets.Budgets;
+using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Reporting;
+
+namespace PerfBudgets.Tool.Recording;
+
+/// <summary>
+/// Records the counted budgets again (<c>instructions-max</c>, <c>syscalls-max</c>): for each one measured in a run's
+/// <c>results.json</c>, <c>recorded</c> becomes the measured count, the limit becomes recorded + margin, and
+/// <c>recordedOn</c> the runtime and Valgrind versions; each budget's breakdown by method goes to
+/// <see cref="RecordedMethodsFile.FileName"/>. Every other field, and every other budget, is left as it was.
+/// </summary>
+/// <remarks>
+/// Given several runs, each budget is recorded at the median of their counts (its breakdown from the run nearest that
+/// median): the in-process counts repeat exactly, while a server's move by a percent or two between runs, and one run
+/// could be recorded at either end. The margin is not touched: it is the budget's own decision, justified by the measured spread. A change of counts is a
+/// routine re-recording; the commit that carries it shows the lines <see cref="Record"/> returns, old → new.
+/// </remarks>
+internal static class CountedBudgetRecorder
+{
+    /// <summary>
+    /// Rewrites <paramref name="budgetsPath"/> from the counted results in <paramref name="resultsPaths"/> and returns
+    /// one line per budget: <c>NAME: recorded 9,324 → 9,412 (+0.94%), limit 9,417.24 → 9,506.12</c>.
+    /// </summary>
+    /// <param name="budgetsPath">The <c>budgets.json</c> to rewrite.</param>
+    /// <param name="resultsPaths">The <c>results.json</c> of one run or more.</param>
+    /// <param name="runtimeVersion">The runtime the run used.</param>
+    /// <param name="valgrindVersion">The Valgrind the run used.</param>
+    /// <exception cref="BudgetFileException">The results hold no counted budget of the file, or one failed to measure.</exception>
+    public static IReadOnlyList<string> Record(string budgetsPath, IReadOnlyList<string> resultsPaths, string runtimeVersion, string valgrindVersion)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(budgetsPath);
+        ArgumentNullException.ThrowIfNull(resultsPaths);
+        if (resultsPaths.Count == 0)
+        {
+            throw new ArgumentException("At least one results.json is needed.", nameof(resultsPaths));
+        }
+
+        var runs = resultsPaths.Select(path => ResultStore.ReadAll(path).ToDictionary(r => r.Budget, StringComparer.Ordinal)).ToList();
+        var resultsName = resultsPaths.Count == 1 ? Path.GetFileName(resultsPaths[0]) : $"any of the {resultsPaths.Count} runs";
+        var file = BudgetsFile.Read(budgetsPath);
+        var lines = new List<string>();
+        var breakdowns = RecordedMethodsFile.Read(MethodsPath(budgetsPath));
+        foreach (var budget in file.Budgets)
+        {
+            var name = budget["name"]!.GetValue<string>();
+            if (!BudgetKind.TryParse(budget["kind"]!.GetValue<string>(), out var kind) || !kind.IsCounted)
+            {
+                continue;
+            }
+
+            var measured = runs.Select(run => run.GetValueOrDefault(name)).OfType<BudgetResult>().ToList();
+            if (measured.Count == 0)
+            {
+                lines.Add($"{name}: not in {resultsName}, left as it was");
+                continue;
+            }
+
+            if (measured.FirstOrDefault(r => double.IsNaN(r.Measured)) is { } unmeasured)
+            {
+                throw new BudgetFileException($"{name} was not measured in one of the runs ({unmeasured.Detail}): nothing to record.");
+            }
+
+            var median = BudgetBook.Median(measured.Select(r => r.Measured));
+            var result = measured.MinBy(r => Math.Abs(r.Measured - median))!;
+
+            var margin = budget["margin"]?.GetValue<double>() ?? 0.01;
+            var oldRecorded = budget["recorded"]?.GetValue<double>() ?? double.NaN;
+            var oldLimit = budget["limit"]?.GetValue<double>() ?? double.NaN;
+            var (recorded, limit) = BudgetBook.CountedRecording(kind, measured.Select(r => r.Measured).ToList(), margin);
+            budget["recorded"] = recorded;
+            budget["limit"] = limit;
+            budget["margin"] = margin;
+            budget["recordedOn"] = new JsonObject { ["runtime"] = runtimeVersion, ["valgrind"] = valgrindVersion };
+            Reorder(budget);
+            var moved = breakdowns.GetValueOrDefault(name) is { } oldBreakdown && result.Attribution is { Entries.Count: > 0 } newBreakdown
+                ? MovedMost(oldBreakdown, newBreakdown.Entries)
+                : null;
+            if (result.Attribution is { Entries.Count: > 0 } attribution)
+            {
+                breakdowns[name] = attribution.Entries;
+            }
+
+            var change = double.IsNaN(oldRecorded) || oldRecorded == 0 ? "new" : Figures.Percent((recorded / oldRecorded - 1) * 100, signed: true, decimals: 2);
+            var spread = measured.Count == 1 ? string.Empty
+                : string.Create(CultureInfo.InvariantCulture, $"; median of {measured.Count} runs, {Figures.Format(measured.Min(r => r.Measured))} to {Figures.Format(measured.Max(r => r.Measured))}");
+            lines.Add(string.Create(CultureInfo.InvariantCulture,
+                $"{name}: recorded {Figures.Format(oldRecorded)} → {Figures.Format(recorded)} ({change}), limit {Figures.Format(oldLimit)} → {Figures.Format(limit)}{spread}"));
+            if (moved is not null)
+            {
+                lines.Add($"  moved most: {moved}");
+            }
+        }
+
+        file.Write(budgetsPath);
+        RecordedMethodsFile.Write(MethodsPath(budgetsPath), breakdowns);
+        return lines;
+    }
+
+    // The methods (or system-call sites) whose share of the count moved most between two breakdowns, largest change
+    // first: what a reviewer of a re-recording (a runtime upgrade, say) reads to see where the counts moved. Null when
+    // nothing moved by a whole unit per operation.
+    private static string? MovedMost(IReadOnlyList<AttributionEntry> before, IReadOnlyList<AttributionEntry> after, int count = 3)
+    {
+        var old = before.GroupBy(e => e.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Sum(e => e.Value), StringComparer.Ordinal);
+        var now = after.GroupBy(e => e.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Sum(e => e.Value), StringComparer.Ordinal);
+        var moves = old.Keys.Union(now.Keys)
+            .Select(method => (Method: method, Old: old.GetValueOrDefault(method), New: now.GetValueOrDefault(method)))
+            .Where(m => Math.Abs(m.New - m.Old) >= 1)
+            .OrderByDescending(m => Math.Abs(m.New - m.Old))
+            .ThenBy(m => m.Method, StringComparer.Ordinal)
+            .Take(count)
+            .Select(m => $"{m.Method} {(m.New >= m.Old ? "+" : "-")}{Figures.Format(Math.Abs(m.New - m.Old))} ({Figures.Format(m.Old)} → {Figures.Format(m.New)})")
+            .ToList();
+        return moves.Count == 0 ? null : string.Join(", ", moves);
+    }
+
+    private static string MethodsPath(string budgetsPath) =>
+        Path.Combine(Path.GetDirectoryName(Path.GetFullPath(budgetsPath))!, RecordedMethodsFile.FileName);
+
+    // Keeps the fields in the file's order: name, kind, limit, unit, recorded, margin, recordedOn, then the rest.
+    private static void Reorder(JsonObject budget)
+    {
+        string[] order = ["name", "kind", "limit", "unit", "recorded", "margin", "recordedOn"];
+        var fields = budget.ToList();
+        budget.Clear();
+        foreach (var key in order)
+        {
+            if (fields.FirstOrDefault(f => f.Key == key) is { Key: not null } field)
+            {
+                budget[key] = field.Value;
+            }
+        }
+
+        foreach (var (key, value) in fields.Where(f => !order.Contains(f.Key)))
+        {
+            budget[key] = value;
+        }
+    }
+}
