@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarises the runs kept by build/repeat-runs.sh into docs/data CSV tables.
 
-    build/determinism.py RUNS_DIR PROVENANCE
+    build/determinism.py RUNS_DIR PROVENANCE [--artifacts DIR]
 
 RUNS_DIR holds run-K.json (each run's results.json) and runs.csv. Writes:
   docs/data/full-run-determinism.csv: per gated budget, over every run: the median, min / max, the largest deviation
@@ -10,6 +10,9 @@ RUNS_DIR holds run-K.json (each run's results.json) and runs.csv. Writes:
   docs/data/full-run-determinism-counted.csv: the same, the counted budgets only (the README's table).
   docs/data/full-runs.csv: per run: its condition, exit status, time and tests.
 The first line of each is '# ' + PROVENANCE, as the Docs target expects.
+With --artifacts DIR, it also writes DIR/results.json (the last run's) and DIR/history.jsonl (every run's gated and
+reported figures, one run id per run), so that `dotnet cake --target=Docs` fills the budget tables of docs/ with the
+figures of all the runs (runs, failed, min, median, max, spread) instead of one.
 """
 import csv
 import json
@@ -100,6 +103,17 @@ def main():
             seconds = int(line["seconds"])
             w.writerow([line["run"], line["condition"], line["exit_status"], f"{seconds // 60} min {seconds % 60:02d} s",
                         line["passed"], line["failed"]])
+    if "--artifacts" in sys.argv:
+        artifacts = Path(sys.argv[sys.argv.index("--artifacts") + 1])
+        artifacts.mkdir(parents=True, exist_ok=True)
+        (artifacts / "results.json").write_text(runs[-1].read_text())
+        with (artifacts / "history.jsonl").open("w") as f:
+            for path in runs:
+                for r in json.loads(path.read_text())["results"]:
+                    line = {"runId": path.stem, "commit": None, "budget": r["budget"], "kind": r["kind"],
+                            "measured": r["measured"], "limit": r["limit"], "unit": r["unit"], "verdict": r["verdict"],
+                            "profile": r["profile"], "timestampUtc": r["timestampUtc"]}
+                    f.write(json.dumps(line) + "\n")
     print(f"{len(runs)} runs, {len(rows)} budgets: {out.relative_to(root)}, {summary.relative_to(root)}")
 
 
