@@ -3,18 +3,17 @@
 # of its own, joined by veth pairs to a bridge in a fifth namespace (10.231.0.0/24). The workers reach the master and
 # the server by namespace address, never loopback; the server's peer addresses are printed to show it.
 #
-#   load/locust/netns-run.sh USERS WARMUP_SECONDS SECONDS CSV_PREFIX
+#   SERVER_DLL=.../SystemUnderTest.dll load/locust/netns-run.sh USERS WARMUP_SECONDS SECONDS CSV_PREFIX
 #
 # Writes CSV_PREFIX-warmup_* (when WARMUP_SECONDS > 0) and CSV_PREFIX-measured_*; the Cake target
-# `dotnet cake --target=Load.Distributed --netns=true` runs it and gates the measured run. Needs root (ip netns) and a
+# `dotnet cake --target=Load.Distributed --netns=true` runs it (through distributed.py) and gates the measured run. Needs root (ip netns) and a
 # Release build of src/SystemUnderTest. Every namespace and process it creates is removed on exit, however it exits.
 set -euo pipefail
 
 users=${1:?USERS}; warmup=${2:?WARMUP_SECONDS}; seconds=${3:?SECONDS}; prefix=${4:?CSV_PREFIX}
 python=${PYTHON:-/usr/bin/python3}
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
-app="$repo/src/SystemUnderTest/bin/Release/net10.0/SystemUnderTest.dll"
+app=${SERVER_DLL:?SERVER_DLL: the Release build of src/SystemUnderTest (the Cake target passes it)}
 [[ -f $app ]] || { echo "netns-run.sh: no $app: dotnet build -c Release src/SystemUnderTest" >&2; exit 1; }
 [[ $(id -u) == 0 ]] || { echo "netns-run.sh: ip netns needs root" >&2; exit 1; }
 

@@ -12,10 +12,12 @@ internal static class Program
             ReportCommand.Create(),
             CompareCommand.Create(),
             LoadCommand.Create(),
+            CrossCheckCommand.Create(),
             LocustCommand.Create(),
             RecordCommand.Create(),
             ProposeCommand.Create(),
             DocsCommand.Create(),
+            BaselineRunCommand.Create(),
         };
         return root.Parse(args).InvokeAsync();
     }

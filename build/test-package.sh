@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Adopts the packages in artifacts/packages (the Cake target Pack writes them) in throw-away projects outside the
+# repository, as another team would:
+#   - build/package-consumer: the core alone gates an allocation and a load budget, holds no markdown-table generator
+#     and no Locust reader (PackageContentsTests), has none of the add-ons' dependencies in its output, and fails
+#     naming its budget with one extra allocation per operation (-p:ExtraAllocation=true);
+#   - the perfbudgets tool, installed from its package, reports, compares and proposes on that consumer's results;
+#   - build/package-addons-consumer: the add-ons diagnose a broken budget and write report.html.
+#
+#   build/test-package.sh [PACKAGES_DIR]        (the Cake target Test.Package runs it after Pack)
+#
+# Each consumer gets a nuget.config that takes the packages from PACKAGES_DIR and everything else from the feed, into
+# a private packages folder, so a package of the same version restored earlier can never stand in for the one just
+# built. Everything it creates is deleted on exit, however it exits.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+packages=$(cd "${1:-$here/../artifacts/packages}" && pwd)
+addon_dependencies=(Microsoft.Diagnostics.Tracing.TraceEvent.dll Microsoft.Diagnostics.NETCore.Client.dll OxyPlot.dll)
+
+# The version of package ID in $packages: ID.VERSION.nupkg, not its symbols package nor another id that starts the
+# same (PerfBudgets.Tool.0.2.0.nupkg is not a version of PerfBudgets).
+version_of() {
+  local id=$1 file version found=()
+  for file in "$packages/$1".*.nupkg; do
+    version=${file##*/$id.}; version=${version%.nupkg}
+    [[ $version =~ ^[0-9] && $version != *.symbols ]] && found+=("$version")
+  done
+  [[ ${#found[@]} == 1 ]] || { echo "test-package.sh: expected one $id package in $packages, found ${#found[@]}" >&2; exit 1; }
+  echo "${found[0]}"
+}
+
+version=$(version_of PerfBudgets)
+tool_version=$(version_of PerfBudgets.Tool)
+echo "PerfBudgets $version, PerfBudgets.Tool $tool_version"
+
+# The tool's launcher looks for the runtime in DOTNET_ROOT before the default install folders.
+if [[ -z ${DOTNET_ROOT:-} ]]; then
+  DOTNET_ROOT=$(dirname "$(readlink -f "$(command -v dotnet)")"); export DOTNET_ROOT
+fi
+export PerfBudgetsVersion=$version
+
+made=()
+trap 'rm -rf "${made[@]}"' EXIT
+
+# Copies build/TEMPLATE to a new temporary folder with its nuget.config and prints the folder.
+consumer() {
+  local folder
+  folder=$(mktemp -d "${TMPDIR:-/tmp}/perfbudgets-consumer-XXXXXXXX")
+  cp "$here/$1"/* "$folder"/
+  cat > "$folder/nuget.config" <<XML
+<?xml version="1.0" encoding="utf-8"?>
+<configuration>
+  <config><add key="globalPackagesFolder" value="$folder-packages" /></config>
+  <packageSources>
+    <clear />
+    <add key="local" value="$packages" />
+    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />
+  </packageSources>
+</configuration>
+XML
+  echo "$folder"
+}
+
+# Runs a command in a consumer folder, its output kept in $log; the output is printed when it fails.
+log=$(mktemp "${TMPDIR:-/tmp}/perfbudgets-consumer-XXXXXXXX.log"); made+=("$log")
+run_in() {
+  local folder=$1; shift
+  (cd "$folder" && "$@") > "$log" 2>&1
+}
+fail() { cat "$log" >&2; echo "test-package.sh: $*" >&2; exit 1; }
+
+core=$(consumer package-consumer); made+=("$core" "$core-packages" "$core-tool")
+echo "Core consumer at $core: dotnet test"
+run_in "$core" dotnet test || fail "the consumer of the core package failed against it"
+leaked=()
+for dll in "${addon_dependencies[@]}"; do
+  [[ -z $(find "$core/bin" -iname "$dll") ]] || leaked+=("$dll")
+done
+[[ ${#leaked[@]} == 0 && -n $(find "$core/bin" -name PerfBudgets.dll) ]] \
+  || fail "the core consumer's output holds add-on dependencies (${leaked[*]}) or no PerfBudgets.dll"
+echo "Core consumer passes, holds no repository machinery, and its output holds none of ${addon_dependencies[*]}."
+
+echo "perfbudgets $tool_version: dotnet tool install PerfBudgets.Tool --tool-path $core-tool"
+run_in "$core" dotnet tool install PerfBudgets.Tool --version "$tool_version" --tool-path "$core-tool" \
+  || fail "the tool package did not install"
+results="$core/artifacts/budgets"
+for arguments in "report|$results" \
+                 "compare|$results/results.json|$results/results.json|--budgets|budgets.json" \
+                 "propose|--history|$results/history.jsonl|--budgets|budgets.json"; do
+  IFS='|' read -r -a words <<< "$arguments"
+  run_in "$core" "$core-tool/perfbudgets" "${words[@]}" || fail "perfbudgets ${words[*]} failed"
+  echo "perfbudgets ${words[*]}:"; cat "$log"
+done
+[[ -f $results/report.html ]] || fail "perfbudgets report wrote no $results/report.html"
+
+echo "With one extra allocation per operation: dotnet test -p:ExtraAllocation=true"
+if run_in "$core" dotnet test -p:ExtraAllocation=true; then fail "the broken consumer passed"; fi
+line=$(grep -m1 "Consumer.Greeting.Format.BytesPerOp:" "$log") \
+  || fail "the broken consumer did not fail naming Consumer.Greeting.Format.BytesPerOp"
+echo "The broken consumer fails as it must: ${line#"${line%%[![:space:]]*}"}"
+
+addons=$(consumer package-addons-consumer); made+=("$addons" "$addons-packages")
+echo "Add-ons consumer at $addons: dotnet test"
+run_in "$addons" dotnet test || fail "the consumer of the add-on packages failed against them"
+echo "Add-ons consumer passes: a broken CPU budget names its hot method (PerfBudgets.Diagnostics) and report.html is written (PerfBudgets.Reporting.Html)."
