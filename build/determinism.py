@@ -73,8 +73,9 @@ def main():
         if measured:
             median = statistics.median(measured)
             deviation = max(abs(m - median) for m in measured)
-            # An exponent's margin is in exponent units, and one near zero (a flat growth) has no useful percent.
-            absolute = kind == "growth-exponent-max" or not median
+            # An exponent's margin is in exponent units, and a figure whose unchanged value is about zero (a flat
+            # growth, the bytes a leak budget sees) has no useful percent: those deviations are absolute.
+            absolute = kind in ("growth-exponent-max", "retained-bytes-per-op-max", "instances-max") or not median
             relative = f"±{number(deviation)}" if absolute else f"{100 * deviation / abs(median):.3f}%"
             spread = f"{number(min(measured))} / {number(max(measured))}"
         else:
