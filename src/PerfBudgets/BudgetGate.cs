@@ -125,7 +125,33 @@ public sealed class BudgetGate
             Options.Warnings.Warn(line);
         }
 
+        if (StaleFloorLine(budget, measured) is { } staleFloor)
+        {
+            Options.Warnings.Warn(staleFloor);
+        }
+
         return result;
+    }
+
+    // A floor the policy set a factor below the slowest run is stale when even this figure, slowed by the kind's whole
+    // noise, would propose a higher one: the floor then lets a slowdown of more than the policy's slack pass. A warning
+    // only: the figure is timed on a shared machine, and a quiet machine is not a regression.
+    private string? StaleFloorLine(Budget budget, double measured)
+    {
+        if (!budget.Kind.IsProposedFloor || budget.Limit <= 0 || !double.IsFinite(measured) || !double.IsFinite(Options.FloorFactor))
+        {
+            return null;
+        }
+
+        // A file without a noise threshold for the kind gives none: the policy's factor alone.
+        var noise = Book.TryGetNoiseThreshold(budget.Name, out var threshold) ? Math.Min(threshold.Relative, 1) : 0;
+        var proposed = measured * (1 - noise) / Options.FloorFactor;
+        // A figure exactly the factor above its floor is the run the floor was proposed from, whatever the last bit says.
+        return proposed > budget.Limit * (1 + 1e-9)
+            ? $"{budget.Name}: measured {Figures.Format(measured)} {budget.Unit}, {Figures.Format(measured / budget.Limit)}x its floor of {Figures.Format(budget.Limit)} " +
+              $"(floor factor {Figures.Format(Options.FloorFactor)}, noise {Figures.Percent(noise * 100)}): even slowed by its noise this run proposes a floor of {Figures.Format(proposed)}; " +
+              $"the floor is stale and lets that much of a slowdown pass; re-propose it ({ProposeCommand})"
+            : null;
     }
 
     /// <summary>
@@ -174,6 +200,13 @@ public sealed class BudgetGate
             // limit then sits that much above the code's real cost and a regression of the same size passes.
             var stale = $"{budget.Name}: counted {Figures.Format(measured)} {budget.Unit}, {Figures.Overshoot(measured, recordedCount)} against its recording of {Figures.Format(recordedCount)} (margin {Figures.Format(margin * 100)}%): " +
                 $"the recording is stale and the limit {Figures.Format(budget.Limit)} protects nothing below it; re-record ({RecordCommand})";
+            if (Options.RecordingStrict)
+            {
+                Store.Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
+                    DateTimeOffset.UtcNow, MachineInfo.Current, $"{stale} [strict recording]; {detail}", attribution));
+                throw Failure(budget, measured, FailureCause.StaleRecording, $"{stale} [strict recording]");
+            }
+
             Options.Warnings.Warn(stale);
         }
 
@@ -228,6 +261,9 @@ public sealed class BudgetGate
 
     // The command that re-records counted budgets, named in every message that asks for it.
     internal const string RecordCommand = "perfbudgets record";
+
+    // The command that proposes limits from the runs' history, named in the stale-floor warning.
+    internal const string ProposeCommand = "perfbudgets propose";
 
     private Budget CountedBudget(string budgetName)
     {

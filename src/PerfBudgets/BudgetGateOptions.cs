@@ -29,6 +29,25 @@ public sealed record BudgetGateOptions
     public bool BaselineStrict { get; init; }
 
     /// <summary>
+    /// When true, a counted budget measured below its recording by more than its margin fails by name instead of
+    /// warning: the recording is stale (an improvement not yet recorded, or a first guess), and its limit lets a
+    /// regression of the same size pass. Off by default: the warning names <c>perfbudgets record</c>.
+    /// </summary>
+    public bool RecordingStrict { get; init; }
+
+    /// <summary>
+    /// The factor a floor (<c>requests-per-second-min</c>, <c>operations-per-second-min</c>, <c>efficiency-min</c>) is
+    /// set below the slowest run it is proposed from: <c>perfbudgets propose</c> sets it 1.5× below (the default). A
+    /// figure more than this factor above its floor, after the kind's noise (figure × (1 − noise) ÷ factor &gt; floor:
+    /// even a run slowed by the whole spread of unchanged runs would propose a higher floor), warns that the floor is
+    /// stale and names <c>perfbudgets propose</c>. At least 1; <see cref="double.PositiveInfinity"/> never warns.
+    /// </summary>
+    public double FloorFactor { get; init; } = DefaultFloorFactor;
+
+    // The floor policy's factor, shared with the tool's proposals so that the warning and the proposal agree.
+    internal const double DefaultFloorFactor = 1.5;
+
+    /// <summary>
     /// When true, diagnoses run on passing budgets too and their breakdowns are recorded: a baseline for a later failure
     /// to be compared with. Off by default: a passing run must not pay for them.
     /// </summary>
@@ -59,7 +78,7 @@ public sealed record BudgetGateOptions
     /// <summary>
     /// The options the environment asks for (<see cref="HarnessEnvironment.Variables"/> lists every variable):
     /// <c>PERF_BUDGETS_FILE</c>, <c>PERF_PROFILE</c>, <c>PERF_ARTIFACTS_DIR</c>, <c>PERF_BASELINE</c>,
-    /// <c>PERF_BASELINE_STRICT</c>, <c>PERF_DIAGNOSE</c>, <c>CI</c> and <c>PERF_INSTRUCTIONS</c>.
+    /// <c>PERF_BASELINE_STRICT</c>, <c>PERF_RECORDING_STRICT</c>, <c>PERF_DIAGNOSE</c>, <c>CI</c> and <c>PERF_INSTRUCTIONS</c>.
     /// </summary>
     public static BudgetGateOptions FromEnvironment() => new()
     {
@@ -68,6 +87,7 @@ public sealed record BudgetGateOptions
         ResultsDirectory = HarnessEnvironment.ResultsDirectory,
         BaselineFile = HarnessEnvironment.Baseline,
         BaselineStrict = HarnessEnvironment.BaselineStrict,
+        RecordingStrict = HarnessEnvironment.RecordingStrict,
         DiagnoseAlways = HarnessEnvironment.DiagnoseAlways,
         IsCi = HarnessEnvironment.IsCi,
         CountedBudgetsOff = HarnessEnvironment.CountedBudgetsOff,

@@ -14,7 +14,7 @@ public sealed class BudgetGateOptionsTests
     [
         HarnessEnvironment.BudgetsFileVariable, HarnessEnvironment.ProfileVariable, HarnessEnvironment.ResultsDirectoryVariable,
         HarnessEnvironment.BaselineVariable, HarnessEnvironment.BaselineStrictVariable, HarnessEnvironment.DiagnoseVariable,
-        HarnessEnvironment.CiVariable, HarnessEnvironment.InstructionsVariable,
+        HarnessEnvironment.CiVariable, HarnessEnvironment.InstructionsVariable, HarnessEnvironment.RecordingStrictVariable,
     ];
 
     [Fact]
@@ -30,6 +30,7 @@ public sealed class BudgetGateOptionsTests
             [HarnessEnvironment.DiagnoseVariable] = "Always",
             [HarnessEnvironment.CiVariable] = "true",
             [HarnessEnvironment.InstructionsVariable] = "off",
+            [HarnessEnvironment.RecordingStrictVariable] = "true",
         }, BudgetGateOptions.FromEnvironment);
 
         options.Should().BeEquivalentTo(new BudgetGateOptions
@@ -42,6 +43,7 @@ public sealed class BudgetGateOptionsTests
             DiagnoseAlways = true,
             IsCi = true,
             CountedBudgetsOff = true,
+            RecordingStrict = true,
         });
     }
 

@@ -25,6 +25,9 @@ internal static class HarnessEnvironment
     /// <summary><c>PERF_BASELINE_STRICT</c>: <c>1</c> or <c>true</c> fails a budget that is worse than the baseline beyond its noise.</summary>
     public const string BaselineStrictVariable = "PERF_BASELINE_STRICT";
 
+    /// <summary><c>PERF_RECORDING_STRICT</c>: <c>1</c> or <c>true</c> fails a counted budget measured below its recording by more than its margin.</summary>
+    public const string RecordingStrictVariable = "PERF_RECORDING_STRICT";
+
     /// <summary><c>PERF_DIAGNOSE</c>: <c>always</c> diagnoses passing budgets too, recording a breakdown to compare a later failure with.</summary>
     public const string DiagnoseVariable = "PERF_DIAGNOSE";
 
@@ -66,6 +69,7 @@ internal static class HarnessEnvironment
         (ResultsDirectoryVariable, "where results.json, summary.md and history.jsonl go (default: artifacts/budgets beside budgets.json)"),
         (BaselineVariable, "the results.json of an earlier run to compare with"),
         (BaselineStrictVariable, "1 or true: a budget worse than the baseline beyond its noise fails"),
+        (RecordingStrictVariable, "1 or true: a counted budget below its recording by more than its margin (a stale recording) fails"),
         (DiagnoseVariable, "always: diagnose passing budgets too, recording a breakdown for later comparisons"),
         (InstructionsVariable, "off: the counted budgets are turned off on purpose (not measured, even under CI)"),
         (CiVariable, "true: a budget that cannot be measured fails instead of being skipped"),
@@ -91,6 +95,9 @@ internal static class HarnessEnvironment
 
     /// <summary>True when <see cref="BaselineStrictVariable"/> is <c>1</c> or <c>true</c>.</summary>
     public static bool BaselineStrict => Read(BaselineStrictVariable) == "1" || Is(BaselineStrictVariable, "true");
+
+    /// <summary>True when <see cref="RecordingStrictVariable"/> is <c>1</c> or <c>true</c>.</summary>
+    public static bool RecordingStrict => Read(RecordingStrictVariable) == "1" || Is(RecordingStrictVariable, "true");
 
     /// <summary>True when <see cref="DiagnoseVariable"/> is <c>always</c>.</summary>
     public static bool DiagnoseAlways => Is(DiagnoseVariable, "always");
