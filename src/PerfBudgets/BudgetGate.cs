@@ -24,11 +24,19 @@ public sealed class BudgetGate
     /// <param name="store">Where results go.</param>
     /// <param name="options">How the gate behaves; null for the defaults (not the environment's: see <see cref="Default"/>).</param>
     /// <exception cref="BaselineFileException">The options name a baseline that cannot be read.</exception>
+    /// <exception cref="ArgumentException">An option is out of range (<see cref="BudgetGateOptions.Validate"/>).</exception>
     public BudgetGate(BudgetBook book, ResultStore store, BudgetGateOptions? options = null)
+        : this(book, store, Validated(options ?? new BudgetGateOptions()), validated: true)
     {
+    }
+
+    private BudgetGate(BudgetBook book, ResultStore store, BudgetGateOptions options, bool validated)
+    {
+        System.Diagnostics.Debug.Assert(validated, "the options were validated once, by the caller");
         Book = book ?? throw new ArgumentNullException(nameof(book));
         Store = store ?? throw new ArgumentNullException(nameof(store));
-        Options = options ?? new BudgetGateOptions();
+        Options = options;
+        _run = RunIdentity.Of(options);
         Baseline = Options.BaselineFile is { } baseline ? BaselineResults.Load(baseline) : null;
         _recordedMethods = new(() => RecordedMethodsFile.Read(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(Book.FilePath)) ?? ".", RecordedMethodsFile.FileName)));
     }
@@ -37,12 +45,25 @@ public sealed class BudgetGate
     /// A gate as <paramref name="options"/> describe it: their budget file (or the nearest <c>budgets.json</c>) for their
     /// profile, recording into their results folder (or <c>artifacts/budgets</c> beside the budget file).
     /// </summary>
+    /// <exception cref="ArgumentException">An option is out of range (<see cref="BudgetGateOptions.Validate"/>).</exception>
     public static BudgetGate Create(BudgetGateOptions options)
     {
-        ArgumentNullException.ThrowIfNull(options);
+        Validated(options);
         var book = BudgetBook.Load(BudgetBook.Locate(options.BudgetsFile), options.Profile);
-        return new BudgetGate(book, new ResultStore(options.ResultsDirectory ?? ResultStore.DefaultDirectory(book.FilePath)), options);
+        return new BudgetGate(book, new ResultStore(options.ResultsDirectory ?? ResultStore.DefaultDirectory(book.FilePath)), options, validated: true);
     }
+
+    private static BudgetGateOptions Validated(BudgetGateOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        options.Validate();
+        return options;
+    }
+
+    // The run every result of this gate is recorded under in history.jsonl.
+    private readonly RunIdentity _run;
+
+    private void Record(BudgetResult result) => Store.Record(result, _run, Options.StepSummaryFile);
 
     /// <summary>
     /// The gate the environment asks for (<see cref="BudgetGateOptions.FromEnvironment"/>): the repository's
@@ -105,7 +126,7 @@ public sealed class BudgetGate
         var verdict = !met || (flagged && Options.BaselineStrict) ? BudgetVerdict.Fail : flagged ? BudgetVerdict.Warn : BudgetVerdict.Pass;
         var result = new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit,
             verdict, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail, attribution) { Baseline = comparison };
-        Store.Record(result);
+        Record(result);
         if (!met)
         {
             var line = FailureLine(budget, measured, detail);
@@ -177,7 +198,7 @@ public sealed class BudgetGate
         {
             var line = $"{budget.Name}: recorded on .NET {on.Runtime}, counted on .NET {measurement.RuntimeVersion}: " +
                 $"counts do not compare across runtime versions; re-record them on the pinned runtime ({RecordCommand}) [measured {Figures.Format(measured)} {budget.Unit}, limit {Figures.Format(budget.Limit)}]";
-            Store.Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
+            Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
                 DateTimeOffset.UtcNow, MachineInfo.Current, $"{line}; {detail}", attribution));
             throw Failure(budget, measured, FailureCause.OtherVersions, line);
         }
@@ -202,7 +223,7 @@ public sealed class BudgetGate
                 $"the recording is stale and the limit {Figures.Format(budget.Limit)} protects nothing below it; re-record ({RecordCommand})";
             if (Options.RecordingStrict)
             {
-                Store.Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
+                Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
                     DateTimeOffset.UtcNow, MachineInfo.Current, $"{stale} [strict recording]; {detail}", attribution));
                 throw Failure(budget, measured, FailureCause.StaleRecording, $"{stale} [strict recording]");
             }
@@ -302,7 +323,7 @@ public sealed class BudgetGate
         {
             var line = $"{budget.Name}: recorded on .NET {on.Runtime}, counted on .NET {growth.Large.RuntimeVersion}: " +
                 $"counts do not compare across runtime versions; re-record them on the pinned runtime ({RecordCommand}) [measured {Figures.Format(measured)} {budget.Unit}, limit {Figures.Format(budget.Limit)}]";
-            Store.Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
+            Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
                 DateTimeOffset.UtcNow, MachineInfo.Current, $"{line}; {detail}", attribution));
             throw Failure(budget, measured, FailureCause.OtherVersions, line);
         }
@@ -327,7 +348,7 @@ public sealed class BudgetGate
         var failed = Options.IsCi && !offOnPurpose;
         var result = new BudgetResult(budget.Name, budget.Kind.Name, double.NaN, budget.Limit, budget.Unit, failed ? BudgetVerdict.Fail : BudgetVerdict.NotMeasured,
             budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, reason);
-        Store.Record(result);
+        Record(result);
         var remedy = budget.Kind.IsCounted
             ? $": install what it needs, or set {HarnessEnvironment.InstructionsVariable}=off to turn the counted budgets off on purpose"
             : string.Empty;
@@ -473,7 +494,7 @@ public sealed class BudgetGate
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ArgumentException.ThrowIfNullOrWhiteSpace(unit);
         var result = new BudgetResult(name, BudgetResult.InfoKind, measured, null, unit, BudgetVerdict.Info, Book.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail);
-        Store.Record(result);
+        Record(result);
         return result;
     }
 

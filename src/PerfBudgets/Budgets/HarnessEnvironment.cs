@@ -2,8 +2,11 @@ namespace PerfBudgets.Budgets;
 
 /// <summary>
 /// The one place the harness reads environment variables. Every setting a user can make from the environment is a
-/// property here, with its variable named in <see cref="Variables"/>; everything else takes its settings in code
-/// (<c>BudgetGateOptions</c>), so a test can build a gate that behaves like CI's without touching the process.
+/// property here, with its variable named in <see cref="Variables"/>. A gate's settings are read only by
+/// <c>BudgetGateOptions.FromEnvironment</c> and reach the gate, the store and the history through the options, so a
+/// test can build a gate that behaves like CI's without touching the process. Three process settings are read where
+/// they are used, because what uses them runs without a gate: the measurement lock file (the suites take it before any
+/// gate exists), the dotnet host and <c>PATH</c> (the instruction meter starts Valgrind before a count is gated).
 /// </summary>
 /// <remarks>
 /// Read on every access, not cached: a test may set a variable for the length of one test.
@@ -75,6 +78,7 @@ internal static class HarnessEnvironment
         (CiVariable, "true: a budget that cannot be measured fails instead of being skipped"),
         (RunIdVariable, "the run id written to history.jsonl (Cake sets one per invocation)"),
         (CommitVariable, "the commit written to history.jsonl (else GITHUB_SHA)"),
+        (GitHubShaVariable, "the commit written to history.jsonl when PERF_COMMIT is not set (GitHub Actions sets it)"),
         (StepSummaryVariable, "a file each test process appends its summary table to"),
         (MeasurementLockVariable, "the machine-wide lock file (default: perfbudgets-measurement.lock in the temporary folder)"),
         (DotnetHostVariable, "the dotnet host that starts workloads under Callgrind (else dotnet on PATH)"),

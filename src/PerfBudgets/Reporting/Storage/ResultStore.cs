@@ -12,8 +12,8 @@ namespace PerfBudgets.Reporting.Storage;
 /// <remarks>
 /// Several test processes (one per test project) write to the same folder one after another, so each write
 /// merges into the file under an exclusive lock file: the newest result for a budget replaces the older one and
-/// results of other budgets are kept. Each process also appends its own rows to <c>GITHUB_STEP_SUMMARY</c> when
-/// that variable is set, once, as it exits. Every result is also appended, as one JSON line with its run id, to
+/// results of other budgets are kept. Each process also appends its own rows to the step summary file its gate's
+/// options name (<c>GITHUB_STEP_SUMMARY</c>), once, as it exits; the store reads no setting of its own. Every result is also appended, as one JSON line with its run id, to
 /// <c>history.jsonl</c> in the same folder, which nothing here ever truncates.
 /// </remarks>
 public sealed class ResultStore
@@ -55,14 +55,23 @@ public sealed class ResultStore
     public static string DefaultDirectory(string budgetFilePath) =>
         Path.Combine(Path.GetDirectoryName(Path.GetFullPath(budgetFilePath))!, "artifacts", "budgets");
 
-    /// <summary>Records one result, rewriting both files.</summary>
-    internal void Record(BudgetResult result)
+    /// <summary>
+    /// Records one result, rewriting both files, and appends it to <c>history.jsonl</c> as part of <paramref name="run"/>.
+    /// With a <paramref name="stepSummaryFile"/> (<see cref="BudgetGateOptions.StepSummaryFile"/>), this process's rows
+    /// are appended to it as the process exits.
+    /// </summary>
+    internal void Record(BudgetResult result, RunIdentity run, string? stepSummaryFile)
     {
         ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(run);
         lock (_gate)
         {
             _thisProcess.Add(result);
-            InstallExitHook();
+            if (stepSummaryFile is not null)
+            {
+                InstallExitHook(stepSummaryFile);
+            }
+
             Update(file =>
             {
                 var all = file.Results.Where(r => r.Budget != result.Budget).Append(result).ToList();
@@ -70,7 +79,7 @@ public sealed class ResultStore
                 return file with { Results = all };
             },
             // Under the same lock file, so the lines of the test processes never interleave.
-            () => File.AppendAllText(HistoryPath, JsonSerializer.Serialize(HistoryEntry.Of(result), HistoryOptions) + "\n", new UTF8Encoding(false)));
+            () => File.AppendAllText(HistoryPath, JsonSerializer.Serialize(HistoryEntry.Of(result, run), HistoryOptions) + "\n", new UTF8Encoding(false)));
         }
     }
 
@@ -195,7 +204,8 @@ public sealed class ResultStore
         File.Move(temp, path, overwrite: true);
     }
 
-    private void InstallExitHook()
+    // Once per store, with the first file a gate names: the rows of this process go there as it exits.
+    private void InstallExitHook(string stepSummaryFile)
     {
         if (_exitHookInstalled)
         {
@@ -203,20 +213,14 @@ public sealed class ResultStore
         }
 
         _exitHookInstalled = true;
-        AppDomain.CurrentDomain.ProcessExit += (_, _) => AppendToGitHubStepSummary();
+        AppDomain.CurrentDomain.ProcessExit += (_, _) => AppendToStepSummary(stepSummaryFile);
     }
 
-    private void AppendToGitHubStepSummary()
+    private void AppendToStepSummary(string stepSummaryFile)
     {
-        var stepSummary = HarnessEnvironment.StepSummaryFile;
-        if (string.IsNullOrWhiteSpace(stepSummary))
-        {
-            return;
-        }
-
         lock (_gate)
         {
-            File.AppendAllText(stepSummary, SummaryTable.Render(_thisProcess) + Environment.NewLine);
+            File.AppendAllText(stepSummaryFile, SummaryTable.Render(_thisProcess) + Environment.NewLine);
         }
     }
 
