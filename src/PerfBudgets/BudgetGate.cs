@@ -499,10 +499,15 @@ public sealed class BudgetGate
     }
 
     /// <summary>
-    /// Records a load scenario's statistics (rates, percentiles, per-second buckets, status codes, bytes, errors) in
-    /// <c>results.json</c> for reports. Its budgets are checked separately, with <c>CheckAll</c>.
+    /// Records a load run (rates, percentiles, per-second buckets, status codes, bytes, errors) in the <c>loads</c> of
+    /// <c>results.json</c> for reports, stamped now and with this machine unless the result says when and where it ran.
+    /// Its budgets are checked separately, with <c>CheckAll</c>.
     /// </summary>
-    public void RecordLoad(Load.LoadResult result) => Store.RecordLoad(LoadReport.From(result));
+    public void RecordLoad(Load.LoadResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        Store.RecordLoad(result with { TimestampUtc = result.TimestampUtc ?? DateTimeOffset.UtcNow, Machine = result.Machine ?? MachineInfo.Current });
+    }
 
     private BaselineComparison? Compare(Budget budget, double measured)
     {

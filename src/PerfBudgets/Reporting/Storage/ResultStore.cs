@@ -2,6 +2,7 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using PerfBudgets.Budgets;
+using PerfBudgets.Load;
 using PerfBudgets.Reporting.Rendering;
 
 namespace PerfBudgets.Reporting.Storage;
@@ -23,7 +24,7 @@ public sealed class ResultStore
         WriteIndented = true,
         NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
-        Converters = { new JsonStringEnumConverter(JsonNamingPolicy.KebabCaseLower) },
+        Converters = { new JsonStringEnumConverter(JsonNamingPolicy.KebabCaseLower), new LoadResultJson() },
     };
 
     private static readonly JsonSerializerOptions HistoryOptions = new(JsonOptions) { WriteIndented = false };
@@ -83,20 +84,51 @@ public sealed class ResultStore
         }
     }
 
-    /// <summary>Records one load scenario's statistics in the <c>loads</c> array of <c>results.json</c>, replacing an older run of it.</summary>
-    internal void RecordLoad(LoadReport load)
+    /// <summary>
+    /// Records one load run in the <c>loads</c> array of <c>results.json</c> (<see cref="LoadResultJson"/>), replacing an
+    /// older run of its scenario. The other entries are kept as they were read, fields this version does not know included.
+    /// </summary>
+    internal void RecordLoad(LoadResult load)
     {
         ArgumentNullException.ThrowIfNull(load);
+        var entry = JsonSerializer.SerializeToElement(load, JsonOptions);
         lock (_gate)
         {
             Update(file =>
             {
-                var all = (file.Loads ?? []).Where(l => l.Scenario != load.Scenario).Append(load).ToList();
-                all.Sort((a, b) => string.CompareOrdinal(a.Scenario, b.Scenario));
+                var all = (file.Loads ?? []).Where(l => ScenarioOf(l) != load.Scenario).Append(entry).ToList();
+                all.Sort((a, b) => string.CompareOrdinal(ScenarioOf(a), ScenarioOf(b)));
                 return file with { Loads = all };
             });
         }
     }
+
+    /// <summary>
+    /// The load runs of the <c>loads</c> array of the results file at <paramref name="resultsPath"/>; empty when the file
+    /// or the array is absent. An entry that cannot be read (no scenario name, wrong types) is skipped and counted in
+    /// <paramref name="skipped"/>.
+    /// </summary>
+    internal static List<LoadResult> ReadLoads(string resultsPath, out int skipped)
+    {
+        skipped = 0;
+        var loads = new List<LoadResult>();
+        foreach (var entry in ReadFile(resultsPath).Loads ?? [])
+        {
+            try
+            {
+                loads.Add(LoadResultJson.Read(entry));
+            }
+            catch (Exception e) when (e is JsonException or InvalidOperationException or FormatException or OverflowException)
+            {
+                skipped++;
+            }
+        }
+
+        return loads;
+    }
+
+    private static string? ScenarioOf(JsonElement entry) =>
+        entry.ValueKind == JsonValueKind.Object && entry.TryGetProperty("scenario", out var name) && name.ValueKind == JsonValueKind.String ? name.GetString() : null;
 
 
     /// <summary>
@@ -224,7 +256,8 @@ public sealed class ResultStore
         }
     }
 
-    private sealed record ResultsFile(IReadOnlyList<BudgetResult> Results, IReadOnlyList<LoadReport>? Loads = null)
+    // The loads stay JSON until asked for (ReadLoads), so one entry this version cannot read loses nothing else.
+    private sealed record ResultsFile(IReadOnlyList<BudgetResult> Results, IReadOnlyList<JsonElement>? Loads = null)
     {
         public static ResultsFile Empty { get; } = new([], null);
     }
