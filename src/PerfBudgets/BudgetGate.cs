@@ -26,13 +26,13 @@ public sealed class BudgetGate
     /// <exception cref="BaselineFileException">The options name a baseline that cannot be read.</exception>
     /// <exception cref="ArgumentException">An option is out of range (<see cref="BudgetGateOptions.Validate"/>).</exception>
     public BudgetGate(BudgetBook book, ResultStore store, BudgetGateOptions? options = null)
-        : this(book, store, Validated(options ?? new BudgetGateOptions()), validated: true)
+        : this(Validated(options ?? new BudgetGateOptions()), book, store)
     {
     }
 
-    private BudgetGate(BudgetBook book, ResultStore store, BudgetGateOptions options, bool validated)
+    // Every constructor and Create come here with options validated once, by them.
+    private BudgetGate(BudgetGateOptions options, BudgetBook book, ResultStore store)
     {
-        System.Diagnostics.Debug.Assert(validated, "the options were validated once, by the caller");
         Book = book ?? throw new ArgumentNullException(nameof(book));
         Store = store ?? throw new ArgumentNullException(nameof(store));
         Options = options;
@@ -50,7 +50,7 @@ public sealed class BudgetGate
     {
         Validated(options);
         var book = BudgetBook.Load(BudgetBook.Locate(options.BudgetsFile), options.Profile);
-        return new BudgetGate(book, new ResultStore(options.ResultsDirectory ?? ResultStore.DefaultDirectory(book.FilePath)), options, validated: true);
+        return new BudgetGate(options, book, new ResultStore(options.ResultsDirectory ?? ResultStore.DefaultDirectory(book.FilePath)));
     }
 
     private static BudgetGateOptions Validated(BudgetGateOptions options)
