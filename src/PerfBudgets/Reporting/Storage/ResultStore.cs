@@ -14,8 +14,9 @@ namespace PerfBudgets.Reporting.Storage;
 /// Several test processes (one per test project) write to the same folder one after another, so each write
 /// merges into the file under an exclusive lock file: the newest result for a budget replaces the older one and
 /// results of other budgets are kept. Each process also appends its own rows to the step summary file its gate's
-/// options name (<c>GITHUB_STEP_SUMMARY</c>), once, as it exits; the store reads no setting of its own. Every result is also appended, as one JSON line with its run id, to
-/// <c>history.jsonl</c> in the same folder, which nothing here ever truncates.
+/// options name (<c>GITHUB_STEP_SUMMARY</c>), once, as it exits; the store reads no setting of its own. Every result
+/// is also appended, as one JSON line with its run id, to <c>history.jsonl</c> in the same folder, which nothing here
+/// ever truncates.
 /// </remarks>
 public sealed class ResultStore
 {
