@@ -6,6 +6,7 @@ using OxyPlot.Annotations;
 using OxyPlot.Axes;
 using OxyPlot.Series;
 using PerfBudgets.Budgets;
+using PerfBudgets.Load;
 using PerfBudgets.Reporting.Rendering;
 using PerfBudgets.Reporting.Storage;
 
@@ -55,7 +56,7 @@ public static class HtmlReport
         }
 
         var results = ResultStore.ReadAll(store.ResultsPath);
-        var loads = LoadReport.ReadAll(store.ResultsPath, out var skippedLoads);
+        var loads = ResultStore.ReadLoads(store.ResultsPath, out var skippedLoads);
         var history = ResultStore.ReadHistory(store.HistoryPath, out var skippedHistory);
         var notes = new List<string>();
         if (skippedLoads > 0)
@@ -76,7 +77,7 @@ public static class HtmlReport
     /// <summary>The whole page.</summary>
     internal static string Render(
         IReadOnlyList<BudgetResult> results,
-        IReadOnlyList<LoadReport> loads,
+        IReadOnlyList<LoadResult> loads,
         IReadOnlyList<HistoryEntry> history,
         DateTimeOffset generatedUtc,
         IReadOnlyList<string>? notes = null)
@@ -282,7 +283,7 @@ public static class HtmlReport
         html.Append("</div>\n");
     }
 
-    private static void AppendLoads(StringBuilder html, IReadOnlyList<LoadReport> loads)
+    private static void AppendLoads(StringBuilder html, IReadOnlyList<LoadResult> loads)
     {
         if (loads.Count == 0)
         {
@@ -293,10 +294,10 @@ public static class HtmlReport
         foreach (var load in loads.OrderBy(l => l.Scenario, StringComparer.Ordinal))
         {
             var target = load.TargetRate is { } t ? $", target {Figures.Format(t)} req/s" : string.Empty;
-            html.Append(CultureInfo.InvariantCulture, $"<h3>{Encode(load.Scenario)}</h3>\n<p class=\"meta\">{Encode(load.Model ?? "model not stated")} model{target}, achieved {Figures.Format(load.AchievedRate)} req/s over {Figures.Format(load.MeasuredSeconds)} s: {load.Requests:N0} requests, {load.Ok:N0} ok, <span class=\"{(load.Failed > 0 ? "fail" : string.Empty)}\">{load.Failed:N0} failed</span>, {load.NotSent:N0} not sent; {load.BytesSent:N0} B sent, {load.BytesReceived:N0} B received");
+            html.Append(CultureInfo.InvariantCulture, $"<h3>{Encode(load.Scenario)}</h3>\n<p class=\"meta\">{Encode(string.IsNullOrEmpty(load.Model) ? "model not stated" : load.Model)} model{target}, achieved {Figures.Format(load.RequestsPerSecond)} req/s over {Figures.Format(load.MeasuredSeconds)} s: {load.Requests:N0} requests, {load.Completed:N0} ok, <span class=\"{(load.Failed > 0 ? "fail" : string.Empty)}\">{load.Failed:N0} failed</span>, {load.NotSent:N0} not sent; {load.BytesSent:N0} B sent, {load.BytesReceived:N0} B received");
             if (load.StatusCodes is { Count: > 0 } codes)
             {
-                html.Append("; status ").Append(Encode(string.Join(", ", codes.OrderBy(c => c.Key, StringComparer.Ordinal).Select(c => $"{c.Key}: {c.Value:N0}"))));
+                html.Append("; status ").Append(Encode(string.Join(", ", codes.OrderBy(c => c.Key).Select(c => string.Create(CultureInfo.InvariantCulture, $"{c.Key}: {c.Value:N0}")))));
             }
 
             html.Append(".</p>\n");
@@ -312,12 +313,13 @@ public static class HtmlReport
             }
 
             html.Append("<div class=\"pair\">");
-            if (load.LatencyMs is { } latency)
+            // An entry written without its percentiles reads them as NaN: no chart rather than a chart of nothing.
+            if (!double.IsNaN(load.P99Ms))
             {
-                html.Append("<figure class=\"latency\">").Append(LatencyChart(latency)).Append("</figure>");
+                html.Append("<figure class=\"latency\">").Append(LatencyChart(load)).Append("</figure>");
             }
 
-            if (load.RpsPerSecond is { Count: > 0 } rps)
+            if (load.RequestsPerSecondBuckets is { Count: > 0 } rps)
             {
                 html.Append("<figure class=\"rps\">").Append(RateChart(load, rps)).Append("</figure>");
             }
@@ -326,7 +328,7 @@ public static class HtmlReport
         }
     }
 
-    private static string LatencyChart(LatencyPercentiles latency)
+    private static string LatencyChart(LoadResult load)
     {
         var model = NewModel("latency percentiles (ms)");
         var categories = new CategoryAxis { Position = AxisPosition.Left, StartPosition = 1, EndPosition = 0, GapWidth = 0.3 };
@@ -334,7 +336,7 @@ public static class HtmlReport
         model.Axes.Add(categories);
         model.Axes.Add(new LinearAxis { Position = AxisPosition.Bottom, Minimum = 0, MaximumPadding = 0.2, MajorGridlineStyle = LineStyle.Dot, Title = "ms" });
         var bars = new BarSeries { FillColor = OxyColor.FromRgb(0x1e, 0x60, 0x9a), LabelPlacement = LabelPlacement.Outside, LabelFormatString = "{0:0.##}", FontSize = 11 };
-        foreach (var value in new[] { latency.P50, latency.P75, latency.P90, latency.P95, latency.P99, latency.Max })
+        foreach (var value in new[] { load.P50Ms, load.P75Ms, load.P90Ms, load.P95Ms, load.P99Ms, load.MaxMs })
         {
             bars.Items.Add(new BarItem(value));
         }
@@ -343,7 +345,7 @@ public static class HtmlReport
         return Svg(model, 400, 230);
     }
 
-    private static string RateChart(LoadReport load, IReadOnlyList<double> rps)
+    private static string RateChart(LoadResult load, IReadOnlyList<double> rps)
     {
         var model = NewModel("requests per second (req/s), 1-second buckets of the measured window");
         model.Axes.Add(new LinearAxis { Position = AxisPosition.Bottom, Minimum = 0, Maximum = rps.Count, Title = "second", MajorGridlineStyle = LineStyle.Dot });
@@ -356,7 +358,7 @@ public static class HtmlReport
 
         series.Points.Add(new DataPoint(rps.Count, rps[^1]));
         model.Series.Add(series);
-        model.Annotations.Add(new LineAnnotation { Type = LineAnnotationType.Horizontal, Y = load.AchievedRate, Color = OxyColors.Gray, LineStyle = LineStyle.Dot, Text = $"achieved {Figures.Format(load.AchievedRate)}" });
+        model.Annotations.Add(new LineAnnotation { Type = LineAnnotationType.Horizontal, Y = load.RequestsPerSecond, Color = OxyColors.Gray, LineStyle = LineStyle.Dot, Text = $"achieved {Figures.Format(load.RequestsPerSecond)}" });
         if (load.TargetRate is { } target)
         {
             model.Annotations.Add(new LineAnnotation { Type = LineAnnotationType.Horizontal, Y = target, Color = OxyColors.Black, LineStyle = LineStyle.Dash, Text = $"target {Figures.Format(target)}", TextLinePosition = 0, TextHorizontalAlignment = HorizontalAlignment.Left });

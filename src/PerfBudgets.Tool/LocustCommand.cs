@@ -43,8 +43,7 @@ internal static class LocustCommand
             var gate = BudgetGate.Create(parseResult.GetValue(budgets) is { } file ? options with { BudgetsFile = Path.GetFullPath(file) } : options);
 
             Console.WriteLine(result);
-            // Locust's files hold no status codes: the report's request count is Locust's own.
-            gate.Store.RecordLoad(LoadReport.From(result) with { Requests = measured.Requests });
+            gate.RecordLoad(result);
             var checks = new[]
             {
                 new BudgetCheck($"{name}.FailedRequests", result.Failed, result.Errors.Count == 0 ? result.ToString() : result.ErrorSummary()),

@@ -24,11 +24,19 @@ public sealed class BudgetGate
     /// <param name="store">Where results go.</param>
     /// <param name="options">How the gate behaves; null for the defaults (not the environment's: see <see cref="Default"/>).</param>
     /// <exception cref="BaselineFileException">The options name a baseline that cannot be read.</exception>
+    /// <exception cref="ArgumentException">An option is out of range (<see cref="BudgetGateOptions.Validate"/>).</exception>
     public BudgetGate(BudgetBook book, ResultStore store, BudgetGateOptions? options = null)
+        : this(Validated(options ?? new BudgetGateOptions()), book, store)
+    {
+    }
+
+    // Every constructor and Create come here with options validated once, by them.
+    private BudgetGate(BudgetGateOptions options, BudgetBook book, ResultStore store)
     {
         Book = book ?? throw new ArgumentNullException(nameof(book));
         Store = store ?? throw new ArgumentNullException(nameof(store));
-        Options = options ?? new BudgetGateOptions();
+        Options = options;
+        _run = RunIdentity.Of(options);
         Baseline = Options.BaselineFile is { } baseline ? BaselineResults.Load(baseline) : null;
         _recordedMethods = new(() => RecordedMethodsFile.Read(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(Book.FilePath)) ?? ".", RecordedMethodsFile.FileName)));
     }
@@ -37,12 +45,25 @@ public sealed class BudgetGate
     /// A gate as <paramref name="options"/> describe it: their budget file (or the nearest <c>budgets.json</c>) for their
     /// profile, recording into their results folder (or <c>artifacts/budgets</c> beside the budget file).
     /// </summary>
+    /// <exception cref="ArgumentException">An option is out of range (<see cref="BudgetGateOptions.Validate"/>).</exception>
     public static BudgetGate Create(BudgetGateOptions options)
     {
-        ArgumentNullException.ThrowIfNull(options);
+        Validated(options);
         var book = BudgetBook.Load(BudgetBook.Locate(options.BudgetsFile), options.Profile);
-        return new BudgetGate(book, new ResultStore(options.ResultsDirectory ?? ResultStore.DefaultDirectory(book.FilePath)), options);
+        return new BudgetGate(options, book, new ResultStore(options.ResultsDirectory ?? ResultStore.DefaultDirectory(book.FilePath)));
     }
+
+    private static BudgetGateOptions Validated(BudgetGateOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        options.Validate();
+        return options;
+    }
+
+    // The run every result of this gate is recorded under in history.jsonl.
+    private readonly RunIdentity _run;
+
+    private void Record(BudgetResult result) => Store.Record(result, _run, Options.StepSummaryFile);
 
     /// <summary>
     /// The gate the environment asks for (<see cref="BudgetGateOptions.FromEnvironment"/>): the repository's
@@ -105,7 +126,7 @@ public sealed class BudgetGate
         var verdict = !met || (flagged && Options.BaselineStrict) ? BudgetVerdict.Fail : flagged ? BudgetVerdict.Warn : BudgetVerdict.Pass;
         var result = new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit,
             verdict, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail, attribution) { Baseline = comparison };
-        Store.Record(result);
+        Record(result);
         if (!met)
         {
             var line = FailureLine(budget, measured, detail);
@@ -125,7 +146,33 @@ public sealed class BudgetGate
             Options.Warnings.Warn(line);
         }
 
+        if (StaleFloorLine(budget, measured) is { } staleFloor)
+        {
+            Options.Warnings.Warn(staleFloor);
+        }
+
         return result;
+    }
+
+    // A floor the policy set a factor below the slowest run is stale when even this figure, slowed by the kind's whole
+    // noise, would propose a higher one: the floor then lets a slowdown of more than the policy's slack pass. A warning
+    // only: the figure is timed on a shared machine, and a quiet machine is not a regression.
+    private string? StaleFloorLine(Budget budget, double measured)
+    {
+        if (!budget.Kind.IsProposedFloor || budget.Limit <= 0 || !double.IsFinite(measured) || !double.IsFinite(Options.FloorFactor))
+        {
+            return null;
+        }
+
+        // A file without a noise threshold for the kind gives none: the policy's factor alone.
+        var noise = Book.TryGetNoiseThreshold(budget.Name, out var threshold) ? Math.Min(threshold.Relative, 1) : 0;
+        var proposed = measured * (1 - noise) / Options.FloorFactor;
+        // A figure exactly the factor above its floor is the run the floor was proposed from, whatever the last bit says.
+        return proposed > budget.Limit * (1 + 1e-9)
+            ? $"{budget.Name}: measured {Figures.Format(measured)} {budget.Unit}, {Figures.Format(measured / budget.Limit)}x its floor of {Figures.Format(budget.Limit)} " +
+              $"(floor factor {Figures.Format(Options.FloorFactor)}, noise {Figures.Percent(noise * 100)}): even slowed by its noise this run proposes a floor of {Figures.Format(proposed)}; " +
+              $"the floor is stale and lets that much of a slowdown pass; re-propose it ({ProposeCommand})"
+            : null;
     }
 
     /// <summary>
@@ -151,7 +198,7 @@ public sealed class BudgetGate
         {
             var line = $"{budget.Name}: recorded on .NET {on.Runtime}, counted on .NET {measurement.RuntimeVersion}: " +
                 $"counts do not compare across runtime versions; re-record them on the pinned runtime ({RecordCommand}) [measured {Figures.Format(measured)} {budget.Unit}, limit {Figures.Format(budget.Limit)}]";
-            Store.Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
+            Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
                 DateTimeOffset.UtcNow, MachineInfo.Current, $"{line}; {detail}", attribution));
             throw Failure(budget, measured, FailureCause.OtherVersions, line);
         }
@@ -174,6 +221,13 @@ public sealed class BudgetGate
             // limit then sits that much above the code's real cost and a regression of the same size passes.
             var stale = $"{budget.Name}: counted {Figures.Format(measured)} {budget.Unit}, {Figures.Overshoot(measured, recordedCount)} against its recording of {Figures.Format(recordedCount)} (margin {Figures.Format(margin * 100)}%): " +
                 $"the recording is stale and the limit {Figures.Format(budget.Limit)} protects nothing below it; re-record ({RecordCommand})";
+            if (Options.RecordingStrict)
+            {
+                Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
+                    DateTimeOffset.UtcNow, MachineInfo.Current, $"{stale} [strict recording]; {detail}", attribution));
+                throw Failure(budget, measured, FailureCause.StaleRecording, $"{stale} [strict recording]");
+            }
+
             Options.Warnings.Warn(stale);
         }
 
@@ -229,6 +283,9 @@ public sealed class BudgetGate
     // The command that re-records counted budgets, named in every message that asks for it.
     internal const string RecordCommand = "perfbudgets record";
 
+    // The command that proposes limits from the runs' history, named in the stale-floor warning.
+    internal const string ProposeCommand = "perfbudgets propose";
+
     private Budget CountedBudget(string budgetName)
     {
         var budget = Book.Get(budgetName);
@@ -266,7 +323,7 @@ public sealed class BudgetGate
         {
             var line = $"{budget.Name}: recorded on .NET {on.Runtime}, counted on .NET {growth.Large.RuntimeVersion}: " +
                 $"counts do not compare across runtime versions; re-record them on the pinned runtime ({RecordCommand}) [measured {Figures.Format(measured)} {budget.Unit}, limit {Figures.Format(budget.Limit)}]";
-            Store.Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
+            Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
                 DateTimeOffset.UtcNow, MachineInfo.Current, $"{line}; {detail}", attribution));
             throw Failure(budget, measured, FailureCause.OtherVersions, line);
         }
@@ -291,7 +348,7 @@ public sealed class BudgetGate
         var failed = Options.IsCi && !offOnPurpose;
         var result = new BudgetResult(budget.Name, budget.Kind.Name, double.NaN, budget.Limit, budget.Unit, failed ? BudgetVerdict.Fail : BudgetVerdict.NotMeasured,
             budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, reason);
-        Store.Record(result);
+        Record(result);
         var remedy = budget.Kind.IsCounted
             ? $": install what it needs, or set {HarnessEnvironment.InstructionsVariable}=off to turn the counted budgets off on purpose"
             : string.Empty;
@@ -437,15 +494,20 @@ public sealed class BudgetGate
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ArgumentException.ThrowIfNullOrWhiteSpace(unit);
         var result = new BudgetResult(name, BudgetResult.InfoKind, measured, null, unit, BudgetVerdict.Info, Book.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail);
-        Store.Record(result);
+        Record(result);
         return result;
     }
 
     /// <summary>
-    /// Records a load scenario's statistics (rates, percentiles, per-second buckets, status codes, bytes, errors) in
-    /// <c>results.json</c> for reports. Its budgets are checked separately, with <c>CheckAll</c>.
+    /// Records a load run (rates, percentiles, per-second buckets, status codes, bytes, errors) in the <c>loads</c> of
+    /// <c>results.json</c> for reports, stamped now and with this machine unless the result says when and where it ran.
+    /// Its budgets are checked separately, with <c>CheckAll</c>.
     /// </summary>
-    public void RecordLoad(Load.LoadResult result) => Store.RecordLoad(LoadReport.From(result));
+    public void RecordLoad(Load.LoadResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        Store.RecordLoad(result with { TimestampUtc = result.TimestampUtc ?? DateTimeOffset.UtcNow, Machine = result.Machine ?? MachineInfo.Current });
+    }
 
     private BaselineComparison? Compare(Budget budget, double measured)
     {

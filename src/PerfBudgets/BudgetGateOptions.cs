@@ -29,6 +29,25 @@ public sealed record BudgetGateOptions
     public bool BaselineStrict { get; init; }
 
     /// <summary>
+    /// When true, a counted budget measured below its recording by more than its margin fails by name instead of
+    /// warning: the recording is stale (an improvement not yet recorded, or a first guess), and its limit lets a
+    /// regression of the same size pass. Off by default: the warning names <c>perfbudgets record</c>.
+    /// </summary>
+    public bool RecordingStrict { get; init; }
+
+    /// <summary>
+    /// The factor a floor (<c>requests-per-second-min</c>, <c>operations-per-second-min</c>, <c>efficiency-min</c>) is
+    /// set below the slowest run it is proposed from: <c>perfbudgets propose</c> sets it 1.5× below (the default). A
+    /// figure more than this factor above its floor, after the kind's noise (figure × (1 − noise) ÷ factor &gt; floor:
+    /// even a run slowed by the whole spread of unchanged runs would propose a higher floor), warns that the floor is
+    /// stale and names <c>perfbudgets propose</c>. At least 1; <see cref="double.PositiveInfinity"/> never warns.
+    /// </summary>
+    public double FloorFactor { get; init; } = DefaultFloorFactor;
+
+    // The floor policy's factor, shared with the tool's proposals so that the warning and the proposal agree.
+    internal const double DefaultFloorFactor = 1.5;
+
+    /// <summary>
     /// When true, diagnoses run on passing budgets too and their breakdowns are recorded: a baseline for a later failure
     /// to be compared with. Off by default: a passing run must not pay for them.
     /// </summary>
@@ -53,13 +72,30 @@ public sealed record BudgetGateOptions
     /// </summary>
     public bool RequireOptimizedBuild { get; init; } = true;
 
+    /// <summary>
+    /// The run the results belong to in <c>history.jsonl</c> (results of one run, from several test processes, share
+    /// it); null generates one per process (its UTC start time and a random suffix).
+    /// </summary>
+    public string? RunId { get; init; }
+
+    /// <summary>The commit measured, written to <c>history.jsonl</c> beside each result; null writes none (git is not run for it).</summary>
+    public string? Commit { get; init; }
+
+    /// <summary>
+    /// A file (GitHub Actions' <c>GITHUB_STEP_SUMMARY</c>) each test process appends its summary table to as it exits,
+    /// or null for none.
+    /// </summary>
+    public string? StepSummaryFile { get; init; }
+
     /// <summary>Where baseline warnings go; standard error unless a test framework's sink is given.</summary>
     public IBudgetWarningSink Warnings { get; init; } = StandardErrorWarnings.Instance;
 
     /// <summary>
     /// The options the environment asks for (<see cref="HarnessEnvironment.Variables"/> lists every variable):
     /// <c>PERF_BUDGETS_FILE</c>, <c>PERF_PROFILE</c>, <c>PERF_ARTIFACTS_DIR</c>, <c>PERF_BASELINE</c>,
-    /// <c>PERF_BASELINE_STRICT</c>, <c>PERF_DIAGNOSE</c>, <c>CI</c> and <c>PERF_INSTRUCTIONS</c>.
+    /// <c>PERF_BASELINE_STRICT</c>, <c>PERF_RECORDING_STRICT</c>, <c>PERF_DIAGNOSE</c>, <c>CI</c>, <c>PERF_INSTRUCTIONS</c>,
+    /// <c>PERF_RUN_ID</c>, <c>PERF_COMMIT</c> (else <c>GITHUB_SHA</c>) and <c>GITHUB_STEP_SUMMARY</c>. The only place the
+    /// gate's settings are read from the environment; nothing a gate uses reads it again.
     /// </summary>
     public static BudgetGateOptions FromEnvironment() => new()
     {
@@ -68,8 +104,57 @@ public sealed record BudgetGateOptions
         ResultsDirectory = HarnessEnvironment.ResultsDirectory,
         BaselineFile = HarnessEnvironment.Baseline,
         BaselineStrict = HarnessEnvironment.BaselineStrict,
+        RecordingStrict = HarnessEnvironment.RecordingStrict,
         DiagnoseAlways = HarnessEnvironment.DiagnoseAlways,
         IsCi = HarnessEnvironment.IsCi,
         CountedBudgetsOff = HarnessEnvironment.CountedBudgetsOff,
+        RunId = HarnessEnvironment.RunId,
+        Commit = HarnessEnvironment.Commit,
+        StepSummaryFile = HarnessEnvironment.StepSummaryFile,
     };
+
+    /// <summary>
+    /// Refuses options a gate cannot work with, naming the setting (and its environment variable) in the message: an
+    /// empty profile, a path, run id or commit that is only white space, a diagnosis timeout that is not positive, a
+    /// floor factor below 1 or not a number, no warning sink. <see cref="BudgetGate"/> calls it once, as it is created.
+    /// </summary>
+    /// <exception cref="ArgumentException">A setting is out of range; the message names it.</exception>
+    public void Validate()
+    {
+        if (string.IsNullOrWhiteSpace(Profile))
+        {
+            throw Invalid($"{nameof(Profile)} ({HarnessEnvironment.ProfileVariable}) is empty: name a profile of the budget file, e.g. {HarnessEnvironment.DefaultProfile}.");
+        }
+
+        NotBlank(BudgetsFile, nameof(BudgetsFile), HarnessEnvironment.BudgetsFileVariable, "a path, or null for the nearest budgets.json");
+        NotBlank(ResultsDirectory, nameof(ResultsDirectory), HarnessEnvironment.ResultsDirectoryVariable, "a folder, or null for artifacts/budgets beside the budget file");
+        NotBlank(BaselineFile, nameof(BaselineFile), HarnessEnvironment.BaselineVariable, "the results.json of an earlier run, or null for none");
+        NotBlank(StepSummaryFile, nameof(StepSummaryFile), HarnessEnvironment.StepSummaryVariable, "a file, or null for none");
+        NotBlank(RunId, nameof(RunId), HarnessEnvironment.RunIdVariable, "an id, or null to generate one");
+        NotBlank(Commit, nameof(Commit), HarnessEnvironment.CommitVariable, "a commit, or null for none");
+        if (DiagnosisTimeout <= TimeSpan.Zero && DiagnosisTimeout != Timeout.InfiniteTimeSpan)
+        {
+            throw Invalid($"{nameof(DiagnosisTimeout)} is {DiagnosisTimeout}: a diagnosis needs a positive time (or Timeout.InfiniteTimeSpan).");
+        }
+
+        if (double.IsNaN(FloorFactor) || FloorFactor < 1)
+        {
+            throw Invalid($"{nameof(FloorFactor)} is {FloorFactor}: a floor is set a factor of at least 1 below the runs ({DefaultFloorFactor} by default; PositiveInfinity never warns).");
+        }
+
+        if (Warnings is null)
+        {
+            throw Invalid($"{nameof(Warnings)} is null: give a sink, or leave the default (standard error).");
+        }
+    }
+
+    private static void NotBlank(string? value, string setting, string variable, string expected)
+    {
+        if (value is not null && string.IsNullOrWhiteSpace(value))
+        {
+            throw Invalid($"{setting} ({variable}) is empty: {expected}.");
+        }
+    }
+
+    private static ArgumentException Invalid(string message) => new($"BudgetGateOptions.{message}", "options");
 }

@@ -1,5 +1,5 @@
 // Timed CPU costs are measured one at a time: a second measurement in the process would be the noise of the first.
-[assembly: CollectionBehavior(DisableTestParallelization = true)]
+[assembly: Xunit.v3.Parallelization(Mode = Xunit.Sdk.ParallelMode.None)]
 
 // The suites run one at a time on this machine, whatever started them (CountedRuns holds OneSuiteAtATime), and the
 // counted budgets' two Callgrind runs start in the background as the suite starts.

@@ -1,5 +1,5 @@
 // Load scenarios measure throughput on a shared 2-core machine: two at once would measure each other.
-[assembly: CollectionBehavior(DisableTestParallelization = true)]
+[assembly: Xunit.v3.Parallelization(Mode = Xunit.Sdk.ParallelMode.None)]
 
 // The suites run one at a time on this machine, whatever started them.
 [assembly: AssemblyFixture(typeof(PerfGate.Tests.OneSuiteAtATime))]

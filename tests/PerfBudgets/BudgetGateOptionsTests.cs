@@ -14,7 +14,8 @@ public sealed class BudgetGateOptionsTests
     [
         HarnessEnvironment.BudgetsFileVariable, HarnessEnvironment.ProfileVariable, HarnessEnvironment.ResultsDirectoryVariable,
         HarnessEnvironment.BaselineVariable, HarnessEnvironment.BaselineStrictVariable, HarnessEnvironment.DiagnoseVariable,
-        HarnessEnvironment.CiVariable, HarnessEnvironment.InstructionsVariable,
+        HarnessEnvironment.CiVariable, HarnessEnvironment.InstructionsVariable, HarnessEnvironment.RecordingStrictVariable,
+        HarnessEnvironment.RunIdVariable, HarnessEnvironment.CommitVariable, HarnessEnvironment.GitHubShaVariable, HarnessEnvironment.StepSummaryVariable,
     ];
 
     [Fact]
@@ -30,6 +31,10 @@ public sealed class BudgetGateOptionsTests
             [HarnessEnvironment.DiagnoseVariable] = "Always",
             [HarnessEnvironment.CiVariable] = "true",
             [HarnessEnvironment.InstructionsVariable] = "off",
+            [HarnessEnvironment.RecordingStrictVariable] = "true",
+            [HarnessEnvironment.RunIdVariable] = "run-7",
+            [HarnessEnvironment.GitHubShaVariable] = "0123abc",
+            [HarnessEnvironment.StepSummaryVariable] = "/gh/summary.md",
         }, BudgetGateOptions.FromEnvironment);
 
         options.Should().BeEquivalentTo(new BudgetGateOptions
@@ -42,7 +47,66 @@ public sealed class BudgetGateOptionsTests
             DiagnoseAlways = true,
             IsCi = true,
             CountedBudgetsOff = true,
+            RecordingStrict = true,
+            RunId = "run-7",
+            Commit = "0123abc",
+            StepSummaryFile = "/gh/summary.md",
         });
+    }
+
+    [Fact]
+    public void PERF_COMMIT_is_read_before_GITHUB_SHA()
+    {
+        WithEnvironment(new() { [HarnessEnvironment.CommitVariable] = "feed", [HarnessEnvironment.GitHubShaVariable] = "beef" }, BudgetGateOptions.FromEnvironment)
+            .Commit.Should().Be("feed");
+    }
+
+    [Fact]
+    public void A_gate_records_history_under_the_options_run_and_commit_only()
+    {
+        using var budgets = new Support.TestBudgets("gate");
+        var gate = WithEnvironment(new() { [HarnessEnvironment.RunIdVariable] = "from-the-environment" },
+            () => budgets.Gate(options: new BudgetGateOptions { RunId = "run-7", Commit = "0123abc" }));
+
+        WithEnvironment(new() { [HarnessEnvironment.RunIdVariable] = "from-the-environment" }, () => gate.Check("Zero.Bytes", 0));
+
+        PerfBudgets.Reporting.Storage.ResultStore.ReadHistory(gate.Store.HistoryPath, out _).Should().ContainSingle()
+            .Which.Should().Match<PerfBudgets.Reporting.HistoryEntry>(h => h.RunId == "run-7" && h.Commit == "0123abc");
+    }
+
+    public static TheoryData<string, BudgetGateOptions> Invalid => new()
+    {
+        { "BudgetGateOptions.Profile (PERF_PROFILE) is empty*", new BudgetGateOptions { Profile = " " } },
+        { "BudgetGateOptions.BudgetsFile (PERF_BUDGETS_FILE) is empty*", new BudgetGateOptions { BudgetsFile = "" } },
+        { "BudgetGateOptions.ResultsDirectory (PERF_ARTIFACTS_DIR) is empty*", new BudgetGateOptions { ResultsDirectory = " " } },
+        { "BudgetGateOptions.BaselineFile (PERF_BASELINE) is empty*", new BudgetGateOptions { BaselineFile = "" } },
+        { "BudgetGateOptions.StepSummaryFile (GITHUB_STEP_SUMMARY) is empty*", new BudgetGateOptions { StepSummaryFile = "\t" } },
+        { "BudgetGateOptions.RunId (PERF_RUN_ID) is empty*", new BudgetGateOptions { RunId = "" } },
+        { "BudgetGateOptions.Commit (PERF_COMMIT) is empty*", new BudgetGateOptions { Commit = " " } },
+        { "BudgetGateOptions.DiagnosisTimeout is -00:00:01*", new BudgetGateOptions { DiagnosisTimeout = TimeSpan.FromSeconds(-1) } },
+        { "BudgetGateOptions.DiagnosisTimeout is 00:00:00*", new BudgetGateOptions { DiagnosisTimeout = TimeSpan.Zero } },
+        { "BudgetGateOptions.FloorFactor is 0.5*", new BudgetGateOptions { FloorFactor = 0.5 } },
+        { "BudgetGateOptions.FloorFactor is NaN*", new BudgetGateOptions { FloorFactor = double.NaN } },
+        { "BudgetGateOptions.Warnings is null*", new BudgetGateOptions { Warnings = null! } },
+    };
+
+    [Theory]
+    [MemberData(nameof(Invalid))]
+    public void A_gate_refuses_an_option_out_of_range_naming_the_setting(string message, BudgetGateOptions options)
+    {
+        using var budgets = new Support.TestBudgets("gate");
+
+        options.Invoking(o => o.Validate()).Should().Throw<ArgumentException>().WithMessage(message);
+        FluentActions.Invoking(() => new BudgetGate(budgets.Book, budgets.Store(), options)).Should().Throw<ArgumentException>().WithMessage(message);
+        FluentActions.Invoking(() => BudgetGate.Create(options)).Should().Throw<ArgumentException>().WithMessage(message);
+    }
+
+    [Fact]
+    public void The_defaults_and_the_edges_of_each_range_are_accepted()
+    {
+        new BudgetGateOptions().Validate();
+        new BudgetGateOptions { FloorFactor = 1, DiagnosisTimeout = Timeout.InfiniteTimeSpan }.Validate();
+        new BudgetGateOptions { FloorFactor = double.PositiveInfinity, RunId = "r", Commit = "c", StepSummaryFile = "s" }.Validate();
     }
 
     [Fact]

@@ -58,7 +58,7 @@ public sealed class BudgetGateRunAttemptsTests : IDisposable
         var result = new LoadResult
         {
             Scenario = "Run.Open", Model = "open", Phases = "open 100 req/s for 2 s", Copies = 0, TargetRate = 100, MeasuredSeconds = 2,
-            Scheduled = 200, Completed = 199, Failed = 1, NotSent = 0, Abandoned = 0,
+            Scheduled = 200, Requests = 200, Completed = 199, Failed = 1, NotSent = 0, Abandoned = 0,
             P50Ms = 1, P75Ms = 2, P90Ms = 3, P95Ms = 4, P99Ms = 5, MaxMs = 6, ScheduleLagP99Ms = 0.5, PeakInFlight = 3,
             RequestsPerSecondBuckets = [100, 99], StatusCodes = new Dictionary<int, long> { [200] = 199, [500] = 1 },
             BytesSent = 0, BytesReceived = 1990, Errors = new Dictionary<string, long> { ["status 500"] = 1 },
@@ -68,14 +68,19 @@ public sealed class BudgetGateRunAttemptsTests : IDisposable
         _gate.RecordLoad(result);
         _gate.Check("Run.FailedRequests", 0);
 
-        var loads = LoadReport.ReadAll(_gate.Store.ResultsPath, out var skipped);
+        var loads = ResultStore.ReadLoads(_gate.Store.ResultsPath, out var skipped);
         skipped.Should().Be(0);
-        loads.Should().ContainSingle();
-        loads[0].AchievedRate.Should().Be(99.5);
-        loads[0].LatencyMs!.P99.Should().Be(5);
-        loads[0].StatusCodes.Should().Equal(new Dictionary<string, long> { ["200"] = 199, ["500"] = 1 });
-        loads[0].RpsPerSecond.Should().Equal(100, 99);
+        loads.Should().ContainSingle().Which.Should().BeEquivalentTo(result, o => o.Excluding(l => l.TimestampUtc).Excluding(l => l.Machine));
+        loads[0].RequestsPerSecond.Should().Be(99.5);
+        (loads[0].TimestampUtc, loads[0].Machine).Should().Be((loads[0].TimestampUtc, MachineInfo.Current), "the gate stamps when and where it was recorded");
+        loads[0].TimestampUtc.Should().NotBeNull();
         ResultStore.ReadAll(_gate.Store.ResultsPath).Select(r => r.Budget).Should().Equal("Run.FailedRequests", "Run.P99Ms");
-        System.IO.File.ReadAllText(_gate.Store.ResultsPath).Should().Contain("\"loads\"").And.Contain("\"rpsPerSecond\"").And.Contain("\"latencyMs\"");
+
+        // The names results.json has always had, so that an older reader reads it.
+        var text = System.IO.File.ReadAllText(_gate.Store.ResultsPath);
+        foreach (var field in new[] { "\"achievedRate\": 99.5", "\"requests\": 200", "\"ok\": 199", "\"latencyMs\": {", "\"p99\": 5", "\"rpsPerSecond\": [", "\"200\": 199", "\"status 500\": 1", "\"scheduleLagP99Ms\": 0.5", "\"machine\": {" })
+        {
+            text.Should().Contain(field);
+        }
     }
 }

@@ -64,6 +64,47 @@ public sealed class BudgetGateTests : IDisposable
     }
 
     [Fact]
+    public void A_figure_more_than_the_floor_factor_above_its_floor_warns_that_the_floor_is_stale()
+    {
+        // gate.json gives efficiency-min no noise threshold: the factor alone. 0.9 is 1.5x the floor 0.6, as proposed.
+        var warnings = new CollectedWarnings();
+        var gate = _budgets.Gate(options: new BudgetGateOptions { Warnings = warnings });
+
+        gate.Check("Api.DelayAsync.LittleEfficiency", 0.9).Verdict.Should().Be(BudgetVerdict.Pass);
+        warnings.Should().BeEmpty("a figure the policy's factor above its floor is what the floor was proposed from");
+
+        gate.Check("Api.DelayAsync.LittleEfficiency", 1.2).Verdict.Should().Be(BudgetVerdict.Pass, "a stale floor warns, it does not fail");
+        warnings.Should().ContainSingle().Which.Should().Be(
+            "Api.DelayAsync.LittleEfficiency: measured 1.2 ratio, 2x its floor of 0.6 (floor factor 1.5, noise 0%): even slowed by its noise this run proposes a floor of 0.8; " +
+            "the floor is stale and lets that much of a slowdown pass; re-propose it (perfbudgets propose)");
+
+        _budgets.Gate(options: new BudgetGateOptions { Warnings = warnings, FloorFactor = double.PositiveInfinity }).Check("Api.DelayAsync.LittleEfficiency", 100);
+        warnings.Should().HaveCount(1, "an infinite floor factor never warns");
+    }
+
+    [Fact]
+    public void A_floor_is_stale_only_beyond_its_factor_widened_by_the_kinds_noise()
+    {
+        // requests-per-second-min has a noise of 20% there: stale above 1,000 x 1.5 / 0.8 = 1,875 req/s.
+        using var budgets = new TestBudgets("baseline-comparison");
+        var warnings = new CollectedWarnings();
+        var gate = budgets.Gate(options: new BudgetGateOptions { Warnings = warnings });
+
+        gate.Check("Base.Endpoint.RequestsPerSecond", 1850);
+        warnings.Should().BeEmpty();
+        gate.Check("Base.Endpoint.RequestsPerSecond", 1900);
+        warnings.Should().ContainSingle().Which.Should().StartWith("Base.Endpoint.RequestsPerSecond: measured 1,900 req/s, 1.9x its floor of 1,000 (floor factor 1.5, noise 20%)")
+            .And.EndWith("re-propose it (perfbudgets propose)");
+        gate.Check("Base.Decode.CpuCost", 1);
+        warnings.Should().HaveCount(1, "only the floors the policy proposes can be stale by its factor");
+    }
+
+    private sealed class CollectedWarnings : List<string>, IBudgetWarningSink
+    {
+        public void Warn(string line) => Add(line);
+    }
+
+    [Fact]
     public void A_zero_budget_passes_at_zero_and_fails_at_one_byte()
     {
         _gate.Check("Zero.Bytes", 0).Verdict.Should().Be(BudgetVerdict.Pass);

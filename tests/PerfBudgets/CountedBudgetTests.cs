@@ -19,7 +19,8 @@ public sealed class CountedBudgetTests : IDisposable
 
     private readonly CollectedWarnings _warnings = [];
 
-    private BudgetGate Gate(bool ci = false) => new(_budgets.Book, _budgets.Store(), new BudgetGateOptions { RequireOptimizedBuild = false, IsCi = ci, Warnings = _warnings });
+    private BudgetGate Gate(bool ci = false, bool recordingStrict = false) =>
+        new(_budgets.Book, _budgets.Store(), new BudgetGateOptions { RequireOptimizedBuild = false, IsCi = ci, RecordingStrict = recordingStrict, Warnings = _warnings });
 
     private sealed class CollectedWarnings : List<string>, IBudgetWarningSink
     {
@@ -146,6 +147,21 @@ public sealed class CountedBudgetTests : IDisposable
             "Demo.Instructions: counted 250 instructions/op, (-75%) against its recording of 1,000 (margin 1%): the recording is stale and the limit 1,010 protects nothing below it; re-record (perfbudgets record)");
         Gate().CheckCount("Demo.Instructions", Measured(99_500, 200));
         _warnings.Should().HaveCount(1, "a count within the margin below the recording is the recording's own spread");
+    }
+
+    [Fact]
+    public void With_a_strict_recording_a_count_far_below_its_recording_fails_by_name()
+    {
+        var act = () => Gate(recordingStrict: true).CheckCount("Demo.Instructions", Measured(25_000, 200));
+
+        var failure = act.Should().Throw<BudgetExceededException>().Which.Failures.Should().ContainSingle().Subject;
+        (failure.BudgetName, failure.Cause).Should().Be(("Demo.Instructions", FailureCause.StaleRecording));
+        failure.Message.Should().Be(
+            "Demo.Instructions: counted 250 instructions/op, (-75%) against its recording of 1,000 (margin 1%): the recording is stale and the limit 1,010 protects nothing below it; re-record (perfbudgets record) [strict recording]");
+        _warnings.Should().BeEmpty("strict turns the warning into the failure");
+        ResultStore.ReadAll(Path.Combine(_budgets.Folder, "results.json")).Single().Verdict.Should().Be(BudgetVerdict.Fail);
+
+        Gate(recordingStrict: true).CheckCount("Demo.Instructions", Measured(99_500, 200)).Verdict.Should().Be(BudgetVerdict.Pass, "within the margin below the recording is the recording's own spread");
     }
 
     [Fact]

@@ -94,6 +94,8 @@ internal sealed record LocustStats
             TargetRate = null,
             MeasuredSeconds = MeasuredSeconds,
             Scheduled = 0,
+            // Locust's files hold no status codes: the run's request count is Locust's own.
+            Requests = Requests,
             Completed = Requests - Failures,
             Failed = Failures + (warmUp?.Failures ?? 0),
             NotSent = 0,

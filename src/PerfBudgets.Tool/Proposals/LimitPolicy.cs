@@ -36,19 +36,16 @@ internal static class LimitPolicy
     public const double AllocationHeadroomBytes = 64;
 
     /// <summary>How far below the slowest run a floor is set: limit = slowest ÷ 1.5.</summary>
-    public const double FloorDivisor = 1.5;
+    public const double FloorDivisor = BudgetGateOptions.DefaultFloorFactor;
 
     /// <summary>What a proposal says for a kind without a policy.</summary>
     public const string NoPolicy = "no policy: set by hand";
-
-    private static readonly HashSet<BudgetKind> FloorKinds =
-        [BudgetKind.RequestsPerSecondMin, BudgetKind.OperationsPerSecondMin, BudgetKind.EfficiencyMin];
 
     /// <summary>True when the policy sets limits of <paramref name="kind"/>; false for kinds set by hand.</summary>
     public static bool Covers(BudgetKind kind)
     {
         ArgumentNullException.ThrowIfNull(kind);
-        return kind == BudgetKind.AllocatedBytesPerOp || kind.IsCounted || FloorKinds.Contains(kind);
+        return kind == BudgetKind.AllocatedBytesPerOp || kind.IsCounted || kind.IsProposedFloor;
     }
 
     /// <summary>The rule for <paramref name="kind"/> in a few words, as the proposal listing prints it.</summary>
@@ -57,7 +54,7 @@ internal static class LimitPolicy
         ArgumentNullException.ThrowIfNull(kind);
         return kind == BudgetKind.AllocatedBytesPerOp ? "max(1%, 64 B) above the highest run, exact when every run measured the same whole figure"
             : kind.IsCounted ? "recorded = median of the runs, limit = recorded + margin"
-            : FloorKinds.Contains(kind) ? "1.5x below the slowest run"
+            : kind.IsProposedFloor ? "1.5x below the slowest run"
             : NoPolicy;
     }
 
@@ -103,7 +100,7 @@ internal static class LimitPolicy
             return proposal with { ProposedLimit = limit, ProposedRecorded = recorded };
         }
 
-        if (FloorKinds.Contains(budget.Kind))
+        if (budget.Kind.IsProposedFloor)
         {
             return proposal with { ProposedLimit = Math.Floor(min / FloorDivisor * 100) / 100 };
         }

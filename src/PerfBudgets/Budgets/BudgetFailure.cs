@@ -14,6 +14,9 @@ internal enum FailureCause
 
     /// <summary>A counted budget measured on another runtime or Valgrind version than it was recorded with.</summary>
     OtherVersions,
+
+    /// <summary>A counted budget measured below its recording by more than its margin, and the gate is strict about it.</summary>
+    StaleRecording,
 }
 
 /// <summary>One broken budget, as <see cref="BudgetExceededException.Failures"/> lists them.</summary>

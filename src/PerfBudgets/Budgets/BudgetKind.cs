@@ -61,13 +61,13 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     public static readonly BudgetKind ContentionsMax = new("contentions-max", BudgetDirection.AtMost, UnitFamily.Count);
 
     /// <summary>A request rate floor, from a load run.</summary>
-    public static readonly BudgetKind RequestsPerSecondMin = new("requests-per-second-min", BudgetDirection.AtLeast, UnitFamily.Rate, Traits.WallClock);
+    public static readonly BudgetKind RequestsPerSecondMin = new("requests-per-second-min", BudgetDirection.AtLeast, UnitFamily.Rate, Traits.WallClock | Traits.ProposedFloor);
 
     /// <summary>An operation rate floor, from a load run.</summary>
-    public static readonly BudgetKind OperationsPerSecondMin = new("operations-per-second-min", BudgetDirection.AtLeast, UnitFamily.Rate, Traits.WallClock);
+    public static readonly BudgetKind OperationsPerSecondMin = new("operations-per-second-min", BudgetDirection.AtLeast, UnitFamily.Rate, Traits.WallClock | Traits.ProposedFloor);
 
     /// <summary>An efficiency floor (achieved against ideal, e.g. Little's law).</summary>
-    public static readonly BudgetKind EfficiencyMin = new("efficiency-min", BudgetDirection.AtLeast, UnitFamily.Ratio, Traits.WallClock);
+    public static readonly BudgetKind EfficiencyMin = new("efficiency-min", BudgetDirection.AtLeast, UnitFamily.Ratio, Traits.WallClock | Traits.ProposedFloor);
 
     /// <summary>A floor on a ratio of two figures measured in the same run.</summary>
     public static readonly BudgetKind RatioMin = new("ratio-min", BudgetDirection.AtLeast, UnitFamily.Ratio, Traits.WallClock);
@@ -111,6 +111,9 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
 
         // A recorded count plus a margin, re-recorded rather than tuned.
         Counted = 4,
+
+        // A floor set a fixed factor below the slowest run it was proposed from (perfbudgets propose).
+        ProposedFloor = 8,
     }
 
     /// <summary>The kind's name in <c>budgets.json</c>, e.g. <c>allocated-bytes-per-op</c>.</summary>
@@ -133,6 +136,13 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     /// breaks only these may be repeated. Counts of failures, bytes and collections never are.
     /// </summary>
     public bool IsWallClock => (_traits & Traits.WallClock) != 0;
+
+    /// <summary>
+    /// True for the floors whose limit the floor policy sets a fixed factor below the slowest run
+    /// (<see cref="RequestsPerSecondMin"/>, <see cref="OperationsPerSecondMin"/>, <see cref="EfficiencyMin"/>), so that a
+    /// figure far above its floor says the floor is stale; a ratio floor is set by reasoning, not by the policy.
+    /// </summary>
+    internal bool IsProposedFloor => (_traits & Traits.ProposedFloor) != 0;
 
     /// <summary>
     /// True when a figure of this kind depends on how the code was compiled (allocation, CPU, throughput, latency), so

@@ -2,8 +2,11 @@ namespace PerfBudgets.Budgets;
 
 /// <summary>
 /// The one place the harness reads environment variables. Every setting a user can make from the environment is a
-/// property here, with its variable named in <see cref="Variables"/>; everything else takes its settings in code
-/// (<c>BudgetGateOptions</c>), so a test can build a gate that behaves like CI's without touching the process.
+/// property here, with its variable named in <see cref="Variables"/>. A gate's settings are read only by
+/// <c>BudgetGateOptions.FromEnvironment</c> and reach the gate, the store and the history through the options, so a
+/// test can build a gate that behaves like CI's without touching the process. Three process settings are read where
+/// they are used, because what uses them runs without a gate: the measurement lock file (the suites take it before any
+/// gate exists), the dotnet host and <c>PATH</c> (the instruction meter starts Valgrind before a count is gated).
 /// </summary>
 /// <remarks>
 /// Read on every access, not cached: a test may set a variable for the length of one test.
@@ -24,6 +27,9 @@ internal static class HarnessEnvironment
 
     /// <summary><c>PERF_BASELINE_STRICT</c>: <c>1</c> or <c>true</c> fails a budget that is worse than the baseline beyond its noise.</summary>
     public const string BaselineStrictVariable = "PERF_BASELINE_STRICT";
+
+    /// <summary><c>PERF_RECORDING_STRICT</c>: <c>1</c> or <c>true</c> fails a counted budget measured below its recording by more than its margin.</summary>
+    public const string RecordingStrictVariable = "PERF_RECORDING_STRICT";
 
     /// <summary><c>PERF_DIAGNOSE</c>: <c>always</c> diagnoses passing budgets too, recording a breakdown to compare a later failure with.</summary>
     public const string DiagnoseVariable = "PERF_DIAGNOSE";
@@ -66,11 +72,13 @@ internal static class HarnessEnvironment
         (ResultsDirectoryVariable, "where results.json, summary.md and history.jsonl go (default: artifacts/budgets beside budgets.json)"),
         (BaselineVariable, "the results.json of an earlier run to compare with"),
         (BaselineStrictVariable, "1 or true: a budget worse than the baseline beyond its noise fails"),
+        (RecordingStrictVariable, "1 or true: a counted budget below its recording by more than its margin (a stale recording) fails"),
         (DiagnoseVariable, "always: diagnose passing budgets too, recording a breakdown for later comparisons"),
         (InstructionsVariable, "off: the counted budgets are turned off on purpose (not measured, even under CI)"),
         (CiVariable, "true: a budget that cannot be measured fails instead of being skipped"),
         (RunIdVariable, "the run id written to history.jsonl (Cake sets one per invocation)"),
         (CommitVariable, "the commit written to history.jsonl (else GITHUB_SHA)"),
+        (GitHubShaVariable, "the commit written to history.jsonl when PERF_COMMIT is not set (GitHub Actions sets it)"),
         (StepSummaryVariable, "a file each test process appends its summary table to"),
         (MeasurementLockVariable, "the machine-wide lock file (default: perfbudgets-measurement.lock in the temporary folder)"),
         (DotnetHostVariable, "the dotnet host that starts workloads under Callgrind (else dotnet on PATH)"),
@@ -91,6 +99,9 @@ internal static class HarnessEnvironment
 
     /// <summary>True when <see cref="BaselineStrictVariable"/> is <c>1</c> or <c>true</c>.</summary>
     public static bool BaselineStrict => Read(BaselineStrictVariable) == "1" || Is(BaselineStrictVariable, "true");
+
+    /// <summary>True when <see cref="RecordingStrictVariable"/> is <c>1</c> or <c>true</c>.</summary>
+    public static bool RecordingStrict => Read(RecordingStrictVariable) == "1" || Is(RecordingStrictVariable, "true");
 
     /// <summary>True when <see cref="DiagnoseVariable"/> is <c>always</c>.</summary>
     public static bool DiagnoseAlways => Is(DiagnoseVariable, "always");

@@ -165,6 +165,7 @@ internal sealed class LoadRecorder
                 TargetRate = openSeconds > 0 ? _scheduled / openSeconds : null,
                 MeasuredSeconds = measuredSeconds,
                 Scheduled = _scheduled,
+                Requests = _statusCodes.Values.Sum(),
                 Completed = _completed,
                 Failed = _failed,
                 NotSent = MeasuredNotSent,

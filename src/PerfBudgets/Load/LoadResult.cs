@@ -2,7 +2,11 @@ using System.Globalization;
 
 namespace PerfBudgets.Load;
 
-/// <summary>What a load scenario measured in its measured (not warm-up) phases.</summary>
+/// <summary>
+/// What a load scenario measured in its measured (not warm-up) phases: the one shape of a load run, which the load
+/// runner and the tool's Locust reader produce, budgets are checked from, the <c>loads</c> array of <c>results.json</c>
+/// holds and the reports render.
+/// </summary>
 /// <remarks>
 /// Latency is measured from each request's intended start: in an open-model phase the moment the schedule said it
 /// should start, in a closed-model phase the moment its copy started it. A request belongs to the phase it was due
@@ -30,6 +34,12 @@ public sealed record LoadResult
 
     /// <summary>Open model: requests due in the measured phases (sent plus not sent).</summary>
     public required long Scheduled { get; init; }
+
+    /// <summary>
+    /// Measured requests that ended, successes and failures: the sum of <see cref="StatusCodes"/> for the load runner,
+    /// Locust's own request count for a Locust run (its files hold no status codes).
+    /// </summary>
+    public required long Requests { get; init; }
 
     /// <summary>Successful requests started in the measured phases, those that ended in the drain included.</summary>
     public required long Completed { get; init; }
@@ -85,6 +95,12 @@ public sealed record LoadResult
 
     /// <summary>Failures over the whole run, counted per distinct error text.</summary>
     public required IReadOnlyDictionary<string, long> Errors { get; init; }
+
+    /// <summary>When the run ended; null until it is recorded (<see cref="BudgetGate.RecordLoad"/> stamps it).</summary>
+    public DateTimeOffset? TimestampUtc { get; init; }
+
+    /// <summary>The machine it ran on; null until it is recorded (<see cref="BudgetGate.RecordLoad"/> stamps it).</summary>
+    public Reporting.MachineInfo? Machine { get; init; }
 
     /// <summary>Up to five error texts, the most frequent first, for failure messages.</summary>
     public IReadOnlyList<string> FirstErrors => Errors.OrderByDescending(e => e.Value).ThenBy(e => e.Key, StringComparer.Ordinal).Take(5).Select(e => e.Key).ToArray();

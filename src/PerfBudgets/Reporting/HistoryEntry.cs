@@ -23,11 +23,12 @@ internal sealed record HistoryEntry(
     string Profile,
     DateTimeOffset TimestampUtc)
 {
-    /// <summary>The history line of <paramref name="result"/> in the current run.</summary>
-    public static HistoryEntry Of(BudgetResult result)
+    /// <summary>The history line of <paramref name="result"/> in the run <paramref name="run"/>.</summary>
+    public static HistoryEntry Of(BudgetResult result, RunIdentity run)
     {
         ArgumentNullException.ThrowIfNull(result);
-        return new HistoryEntry(RunIdentity.RunId, RunIdentity.Commit, result.Budget, result.Kind, result.Measured, result.Limit,
+        ArgumentNullException.ThrowIfNull(run);
+        return new HistoryEntry(run.RunId, run.Commit, result.Budget, result.Kind, result.Measured, result.Limit,
             result.Unit, result.Verdict, result.Profile, result.TimestampUtc);
     }
 

@@ -1,17 +1,23 @@
 using System.Globalization;
-using PerfBudgets.Budgets;
 
 namespace PerfBudgets.Reporting;
 
-/// <summary>Which run a recorded result belongs to, for <c>history.jsonl</c>.</summary>
-internal static class RunIdentity
+/// <summary>
+/// Which run a recorded result belongs to, for <c>history.jsonl</c>: the options' run id and commit
+/// (<see cref="BudgetGateOptions.RunId"/>, <see cref="BudgetGateOptions.Commit"/>), given to the store with each result.
+/// </summary>
+/// <param name="RunId">The run; an id generated once per process when the options give none.</param>
+/// <param name="Commit">The commit measured, or null (git is not run for it).</param>
+internal sealed record RunIdentity(string RunId, string? Commit)
 {
-    private static readonly string GeneratedRunId =
+    /// <summary>The id of a run the options do not name: this process's UTC start time and a random suffix, the same for every gate.</summary>
+    public static string GeneratedRunId { get; } =
         DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture) + "-" + Guid.NewGuid().ToString("N")[..6];
 
-    /// <summary><see cref="HarnessEnvironment.RunIdVariable"/> if set, else an id generated once per process (UTC start time and a random suffix).</summary>
-    public static string RunId => HarnessEnvironment.RunId ?? GeneratedRunId;
-
-    /// <summary><see cref="HarnessEnvironment.CommitVariable"/>, else <c>GITHUB_SHA</c>, else null (git is not run for it).</summary>
-    public static string? Commit => HarnessEnvironment.Commit;
+    /// <summary>The run <paramref name="options"/> name, else this process's generated id.</summary>
+    public static RunIdentity Of(BudgetGateOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        return new RunIdentity(options.RunId ?? GeneratedRunId, options.Commit);
+    }
 }

@@ -28,7 +28,7 @@ public sealed class HistoryTests : IDisposable
         skipped.Should().Be(0);
         history.Select(h => (h.Budget, h.Measured, h.Verdict)).Should().Equal(
             ("H.Bytes", 40d, BudgetVerdict.Pass), ("H.Rate", 10d, BudgetVerdict.Fail), ("H.Bytes", 48d, BudgetVerdict.Pass));
-        history.Should().OnlyContain(h => h.RunId == RunIdentity.RunId && h.Profile == "ci" && h.Unit.Length > 0);
+        history.Should().OnlyContain(h => h.RunId == RunIdentity.GeneratedRunId && h.Profile == "ci" && h.Unit.Length > 0);
         System.IO.File.ReadAllLines(gate.Store.HistoryPath).Should().HaveCount(3).And.OnlyContain(l => l.StartsWith("{\"runId\":", StringComparison.Ordinal));
         ResultStore.ReadAll(gate.Store.ResultsPath).Should().HaveCount(2);
     }

@@ -2,6 +2,7 @@ using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using PerfBudgets.Budgets;
+using PerfBudgets.Load;
 using PerfBudgets.Reporting.Rendering;
 
 namespace PerfBudgets.Reporting.Storage;
@@ -12,9 +13,10 @@ namespace PerfBudgets.Reporting.Storage;
 /// <remarks>
 /// Several test processes (one per test project) write to the same folder one after another, so each write
 /// merges into the file under an exclusive lock file: the newest result for a budget replaces the older one and
-/// results of other budgets are kept. Each process also appends its own rows to <c>GITHUB_STEP_SUMMARY</c> when
-/// that variable is set, once, as it exits. Every result is also appended, as one JSON line with its run id, to
-/// <c>history.jsonl</c> in the same folder, which nothing here ever truncates.
+/// results of other budgets are kept. Each process also appends its own rows to the step summary file its gate's
+/// options name (<c>GITHUB_STEP_SUMMARY</c>), once, as it exits; the store reads no setting of its own. Every result
+/// is also appended, as one JSON line with its run id, to <c>history.jsonl</c> in the same folder, which nothing here
+/// ever truncates.
 /// </remarks>
 public sealed class ResultStore
 {
@@ -23,7 +25,7 @@ public sealed class ResultStore
         WriteIndented = true,
         NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
-        Converters = { new JsonStringEnumConverter(JsonNamingPolicy.KebabCaseLower) },
+        Converters = { new JsonStringEnumConverter(JsonNamingPolicy.KebabCaseLower), new LoadResultJson() },
     };
 
     private static readonly JsonSerializerOptions HistoryOptions = new(JsonOptions) { WriteIndented = false };
@@ -55,14 +57,23 @@ public sealed class ResultStore
     public static string DefaultDirectory(string budgetFilePath) =>
         Path.Combine(Path.GetDirectoryName(Path.GetFullPath(budgetFilePath))!, "artifacts", "budgets");
 
-    /// <summary>Records one result, rewriting both files.</summary>
-    internal void Record(BudgetResult result)
+    /// <summary>
+    /// Records one result, rewriting both files, and appends it to <c>history.jsonl</c> as part of <paramref name="run"/>.
+    /// With a <paramref name="stepSummaryFile"/> (<see cref="BudgetGateOptions.StepSummaryFile"/>), this process's rows
+    /// are appended to it as the process exits.
+    /// </summary>
+    internal void Record(BudgetResult result, RunIdentity run, string? stepSummaryFile)
     {
         ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(run);
         lock (_gate)
         {
             _thisProcess.Add(result);
-            InstallExitHook();
+            if (stepSummaryFile is not null)
+            {
+                InstallExitHook(stepSummaryFile);
+            }
+
             Update(file =>
             {
                 var all = file.Results.Where(r => r.Budget != result.Budget).Append(result).ToList();
@@ -70,24 +81,55 @@ public sealed class ResultStore
                 return file with { Results = all };
             },
             // Under the same lock file, so the lines of the test processes never interleave.
-            () => File.AppendAllText(HistoryPath, JsonSerializer.Serialize(HistoryEntry.Of(result), HistoryOptions) + "\n", new UTF8Encoding(false)));
+            () => File.AppendAllText(HistoryPath, JsonSerializer.Serialize(HistoryEntry.Of(result, run), HistoryOptions) + "\n", new UTF8Encoding(false)));
         }
     }
 
-    /// <summary>Records one load scenario's statistics in the <c>loads</c> array of <c>results.json</c>, replacing an older run of it.</summary>
-    internal void RecordLoad(LoadReport load)
+    /// <summary>
+    /// Records one load run in the <c>loads</c> array of <c>results.json</c> (<see cref="LoadResultJson"/>), replacing an
+    /// older run of its scenario. The other entries are kept as they were read, fields this version does not know included.
+    /// </summary>
+    internal void RecordLoad(LoadResult load)
     {
         ArgumentNullException.ThrowIfNull(load);
+        var entry = JsonSerializer.SerializeToElement(load, JsonOptions);
         lock (_gate)
         {
             Update(file =>
             {
-                var all = (file.Loads ?? []).Where(l => l.Scenario != load.Scenario).Append(load).ToList();
-                all.Sort((a, b) => string.CompareOrdinal(a.Scenario, b.Scenario));
+                var all = (file.Loads ?? []).Where(l => ScenarioOf(l) != load.Scenario).Append(entry).ToList();
+                all.Sort((a, b) => string.CompareOrdinal(ScenarioOf(a), ScenarioOf(b)));
                 return file with { Loads = all };
             });
         }
     }
+
+    /// <summary>
+    /// The load runs of the <c>loads</c> array of the results file at <paramref name="resultsPath"/>; empty when the file
+    /// or the array is absent. An entry that cannot be read (no scenario name, wrong types) is skipped and counted in
+    /// <paramref name="skipped"/>.
+    /// </summary>
+    internal static List<LoadResult> ReadLoads(string resultsPath, out int skipped)
+    {
+        skipped = 0;
+        var loads = new List<LoadResult>();
+        foreach (var entry in ReadFile(resultsPath).Loads ?? [])
+        {
+            try
+            {
+                loads.Add(LoadResultJson.Read(entry));
+            }
+            catch (Exception e) when (e is JsonException or InvalidOperationException or FormatException or OverflowException)
+            {
+                skipped++;
+            }
+        }
+
+        return loads;
+    }
+
+    private static string? ScenarioOf(JsonElement entry) =>
+        entry.ValueKind == JsonValueKind.Object && entry.TryGetProperty("scenario", out var name) && name.ValueKind == JsonValueKind.String ? name.GetString() : null;
 
 
     /// <summary>
@@ -195,7 +237,8 @@ public sealed class ResultStore
         File.Move(temp, path, overwrite: true);
     }
 
-    private void InstallExitHook()
+    // Once per store, with the first file a gate names: the rows of this process go there as it exits.
+    private void InstallExitHook(string stepSummaryFile)
     {
         if (_exitHookInstalled)
         {
@@ -203,24 +246,19 @@ public sealed class ResultStore
         }
 
         _exitHookInstalled = true;
-        AppDomain.CurrentDomain.ProcessExit += (_, _) => AppendToGitHubStepSummary();
+        AppDomain.CurrentDomain.ProcessExit += (_, _) => AppendToStepSummary(stepSummaryFile);
     }
 
-    private void AppendToGitHubStepSummary()
+    private void AppendToStepSummary(string stepSummaryFile)
     {
-        var stepSummary = HarnessEnvironment.StepSummaryFile;
-        if (string.IsNullOrWhiteSpace(stepSummary))
-        {
-            return;
-        }
-
         lock (_gate)
         {
-            File.AppendAllText(stepSummary, SummaryTable.Render(_thisProcess) + Environment.NewLine);
+            File.AppendAllText(stepSummaryFile, SummaryTable.Render(_thisProcess) + Environment.NewLine);
         }
     }
 
-    private sealed record ResultsFile(IReadOnlyList<BudgetResult> Results, IReadOnlyList<LoadReport>? Loads = null)
+    // The loads stay JSON until asked for (ReadLoads), so one entry this version cannot read loses nothing else.
+    private sealed record ResultsFile(IReadOnlyList<BudgetResult> Results, IReadOnlyList<JsonElement>? Loads = null)
     {
         public static ResultsFile Empty { get; } = new([], null);
     }
