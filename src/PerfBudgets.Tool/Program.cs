@@ -18,6 +18,9 @@ internal static class Program
             ProposeCommand.Create(),
             DocsCommand.Create(),
             BaselineRunCommand.Create(),
+            ServeCommand.Create(),
+            UploadCommand.Create(),
+            BaselineCommand.Create(),
         };
         return root.Parse(args).InvokeAsync();
     }

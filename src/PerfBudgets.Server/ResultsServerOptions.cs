@@ -1,0 +1,20 @@
+namespace PerfBudgets.Server;
+
+/// <summary>How <c>perfbudgets serve</c> runs.</summary>
+internal sealed record ResultsServerOptions
+{
+    /// <summary>Address served by default: loopback only, so nothing is exposed until asked.</summary>
+    public const string DefaultUrl = "http://127.0.0.1:5080";
+
+    /// <summary>The SQLite file, created on first start.</summary>
+    public string DatabasePath { get; init; } = "perfbudgets.db";
+
+    /// <summary>The URL(s) to listen on; port 0 picks a free port.</summary>
+    public string Url { get; init; } = DefaultUrl;
+
+    /// <summary>
+    /// The largest upload body accepted, in bytes: 8 MiB, about a hundred times a results.json of this repository's
+    /// gate (about 60 KB), so only a wrong file or an attack reaches it.
+    /// </summary>
+    public long MaxUploadBytes { get; init; } = 8 * 1024 * 1024;
+}

@@ -1,0 +1,32 @@
+using PerfBudgets.Server.Upload;
+
+namespace PerfBudgets.Server.Storage;
+
+/// <summary>
+/// Where the results server keeps projects and runs. SQLite now (<see cref="SqliteResultsStorage"/>); PostgreSQL is
+/// meant to be a second implementation of the same few calls.
+/// </summary>
+internal interface IResultsStorage
+{
+    /// <summary>Creates project <paramref name="name"/> writable with the token whose SHA-256 is <paramref name="tokenSha256"/>.</summary>
+    Task CreateProjectAsync(string name, byte[] tokenSha256, CancellationToken cancellationToken);
+
+    /// <summary>The stored SHA-256 of project <paramref name="name"/>'s write token, or null when there is no such project.</summary>
+    Task<byte[]?> TokenHashAsync(string name, CancellationToken cancellationToken);
+
+    /// <summary>Stores <paramref name="run"/> whole (run, parents, results) in one transaction; returns its id.</summary>
+    Task<long> AddRunAsync(string project, RunUpload run, CancellationToken cancellationToken);
+
+    /// <summary>The <c>results.json</c> of the newest run of <paramref name="commit"/>, or null when it has none.</summary>
+    Task<string?> RunResultsAsync(string project, string commit, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The nearest ancestor of <paramref name="commit"/> that has a run, walking the stored parent commits breadth
+    /// first from <paramref name="commit"/> and <paramref name="knownParents"/> (its parents as the caller knows them);
+    /// null when none is found.
+    /// </summary>
+    Task<string?> NearestAncestorWithRunAsync(string project, string commit, IReadOnlyList<string> knownParents, CancellationToken cancellationToken);
+
+    /// <summary>How many runs and result rows project <paramref name="project"/> holds (for operators and tests).</summary>
+    Task<(long Runs, long Results)> CountAsync(string project, CancellationToken cancellationToken);
+}
