@@ -40,6 +40,7 @@ internal static class UploadParser
             }
 
             var results = Required(root, "results", JsonValueKind.Object);
+            var figures = Results(results);
             var resultsJson = results.GetRawText();
             try
             {
@@ -58,7 +59,7 @@ internal static class UploadParser
                 OptionalText(root, "valgrindVersion"),
                 RequiredText(root, "machine"),
                 resultsJson,
-                Results(results));
+                figures);
         }
     }
 

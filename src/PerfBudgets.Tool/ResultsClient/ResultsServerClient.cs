@@ -46,6 +46,8 @@ internal sealed class ResultsServerClient : IDisposable
             Content = new StringContent(body.ToJsonString(), Encoding.UTF8, "application/json"),
         };
         request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
+        // A refusal (wrong token, too large) then comes before the body is sent, not as a connection reset during it.
+        request.Headers.ExpectContinue = true;
         using var response = await SendAsync(request, cancellationToken);
         var answer = await response.Content.ReadAsStringAsync(cancellationToken);
         return response.IsSuccessStatusCode ? answer : throw Refused(response.StatusCode, answer);

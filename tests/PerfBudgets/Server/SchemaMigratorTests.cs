@@ -1,0 +1,83 @@
+using Microsoft.Data.Sqlite;
+using PerfBudgets.Server.Storage;
+
+namespace PerfBudgets.Tests.Server;
+
+public sealed class SchemaMigratorTests : IDisposable
+{
+    private readonly string _folder = Directory.CreateTempSubdirectory("perfbudgets-schema-").FullName;
+
+    private string DatabasePath => Path.Combine(_folder, "results.db");
+
+    [Fact]
+    public async Task A_database_one_version_behind_is_migrated_forward_on_start_and_keeps_its_rows()
+    {
+        SchemaMigrator.LatestVersion.Should().BeGreaterThan(1);
+        using (var connection = Open())
+        {
+            SchemaMigrator.Migrate(connection, targetVersion: SchemaMigrator.LatestVersion - 1).Should().Be(SchemaMigrator.LatestVersion - 1);
+            using var insert = connection.CreateCommand();
+            insert.CommandText = "INSERT INTO projects (name, token_sha256, created_utc) VALUES ('old', x'00', '2026-01-01')";
+            insert.ExecuteNonQuery();
+        }
+
+        using (var storage = new SqliteResultsStorage(DatabasePath))
+        {
+            (await storage.TokenHashAsync("old", TestContext.Current.CancellationToken)).Should().Equal(0);
+        }
+
+        using var reopened = Open();
+        SchemaMigrator.CurrentVersion(reopened).Should().Be(SchemaMigrator.LatestVersion);
+        Scalar(reopened, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'runs_by_project_commit'").Should().Be(1);
+    }
+
+    [Fact]
+    public void A_database_already_at_the_latest_version_is_left_alone()
+    {
+        using (new SqliteResultsStorage(DatabasePath))
+        {
+        }
+
+        using var connection = Open();
+        var recorded = Rows(connection);
+
+        SchemaMigrator.Migrate(connection).Should().Be(0);
+
+        Rows(connection).Should().Equal(recorded);
+        recorded.Should().HaveCount(SchemaMigrator.LatestVersion);
+    }
+
+    public void Dispose()
+    {
+        SqliteConnection.ClearAllPools();
+        Directory.Delete(_folder, recursive: true);
+    }
+
+    private SqliteConnection Open()
+    {
+        var connection = new SqliteConnection($"Data Source={DatabasePath}");
+        connection.Open();
+        return connection;
+    }
+
+    private static long Scalar(SqliteConnection connection, string sql)
+    {
+        using var command = connection.CreateCommand();
+        command.CommandText = sql;
+        return (long)command.ExecuteScalar()!;
+    }
+
+    private static List<string> Rows(SqliteConnection connection)
+    {
+        using var command = connection.CreateCommand();
+        command.CommandText = "SELECT version || ' ' || applied_utc FROM schema_version ORDER BY version";
+        using var reader = command.ExecuteReader();
+        var rows = new List<string>();
+        while (reader.Read())
+        {
+            rows.Add(reader.GetString(0));
+        }
+
+        return rows;
+    }
+}
