@@ -5,7 +5,7 @@ using PerfBudgets.Tool.ResultsClient;
 namespace PerfBudgets.Tool;
 
 /// <summary>
-/// <c>perfbudgets upload --server URL --project P --token-file F --commit C [--branch B] [--parents P1,P2] ...</c>:
+/// <c>perfbudgets upload --server URL --project P --token-file F --commit C [--branch B] [--parents P1,P2] [--ancestry N] ...</c>:
 /// sends a run's <c>results.json</c> (by default <c>artifacts/budgets/results.json</c>) to the results server. The
 /// token is read from a file so that it never appears in a process listing or a CI log.
 /// </summary>
@@ -22,10 +22,11 @@ internal static class UploadCommand
         var runtime = new Option<string>("--runtime") { Description = "The .NET runtime of the run.", DefaultValueFactory = _ => RuntimeInformation.FrameworkDescription };
         var valgrind = new Option<string?>("--valgrind-version") { Description = "Valgrind's version, where the counted budgets ran." };
         var machine = new Option<string>("--machine") { Description = "The machine or runner the run measured on.", DefaultValueFactory = _ => Environment.MachineName };
+        var ancestry = new Option<int>("--ancestry") { Description = "Also send the parents of this many commits back from --commit (git rev-list --parents, run here), so the server can find the nearest ancestor of a commit never run.", DefaultValueFactory = _ => 0 };
         var results = new Option<string>("--results") { Description = "The run's results.json.", DefaultValueFactory = _ => Path.Combine("artifacts", "budgets", "results.json") };
         var command = new Command("upload", "Uploads a run's results.json to a results server.")
         {
-            server, project, tokenFile, commit, branch, parents, runtime, valgrind, machine, results,
+            server, project, tokenFile, commit, branch, parents, runtime, valgrind, machine, ancestry, results,
         };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {
@@ -42,7 +43,10 @@ internal static class UploadCommand
                 SplitCommits(parseResult.GetValue(parents)),
                 parseResult.GetValue(runtime)!,
                 parseResult.GetValue(valgrind),
-                parseResult.GetValue(machine)!);
+                parseResult.GetValue(machine)!)
+            {
+                Ancestry = GitAncestry.Read(parseResult.GetValue(commit)!, parseResult.GetValue(ancestry), Environment.CurrentDirectory),
+            };
             using var client = new ResultsServerClient(ServerUri(parseResult.GetValue(server)!));
             Console.WriteLine(await client.UploadAsync(parseResult.GetValue(project)!, token, run,
                 await File.ReadAllTextAsync(resultsPath, cancellationToken), cancellationToken));

@@ -14,15 +14,16 @@ internal interface IResultsStorage
     /// <summary>The stored SHA-256 of project <paramref name="name"/>'s write token, or null when there is no such project.</summary>
     Task<byte[]?> TokenHashAsync(string name, CancellationToken cancellationToken);
 
-    /// <summary>Stores <paramref name="run"/> whole (run, parents, results) in one transaction; returns its id.</summary>
+    /// <summary>Stores <paramref name="run"/> whole (run, parents, commit graph edges, results) in one transaction; returns its id.</summary>
     Task<long> AddRunAsync(string project, RunUpload run, CancellationToken cancellationToken);
 
     /// <summary>The <c>results.json</c> of the newest run of <paramref name="commit"/>, or null when it has none.</summary>
     Task<string?> RunResultsAsync(string project, string commit, CancellationToken cancellationToken);
 
     /// <summary>
-    /// The nearest ancestor of <paramref name="commit"/> that has a run, walking the stored parent commits breadth
-    /// first from <paramref name="commit"/> and <paramref name="knownParents"/> (its parents as the caller knows them);
+    /// The nearest ancestor of <paramref name="commit"/> that has a run, walking the stored commit graph (the parents
+    /// uploads named, with their ancestry) breadth first from <paramref name="commit"/> and <paramref name="knownParents"/>
+    /// (its parents as the caller knows them);
     /// null when none is found.
     /// </summary>
     Task<string?> NearestAncestorWithRunAsync(string project, string commit, IReadOnlyList<string> knownParents, CancellationToken cancellationToken);

@@ -97,6 +97,27 @@ internal sealed class SqliteResultsStorage : IResultsStorage, IDisposable
                 await parent.ExecuteNonQueryAsync(cancellationToken);
             }
 
+            await using (var edge = Command(connection, transaction, """
+                INSERT OR IGNORE INTO commit_parents (project_id, commit_sha, ordinal, parent_sha)
+                SELECT id, $commit, $ordinal, $parent FROM projects WHERE name = $project
+                """))
+            {
+                edge.Parameters.AddWithValue("$project", project);
+                var commit = edge.Parameters.Add("$commit", SqliteType.Text);
+                var ordinal = edge.Parameters.Add("$ordinal", SqliteType.Integer);
+                var parent = edge.Parameters.Add("$parent", SqliteType.Text);
+                foreach (var known in run.Ancestry.Prepend(new CommitParents(run.Commit, run.Parents)))
+                {
+                    for (var i = 0; i < known.Parents.Count; i++)
+                    {
+                        commit.Value = known.Commit;
+                        ordinal.Value = i;
+                        parent.Value = known.Parents[i];
+                        await edge.ExecuteNonQueryAsync(cancellationToken);
+                    }
+                }
+            }
+
             await using var result = Command(connection, transaction,
                 "INSERT INTO results (run_id, budget, kind, measured, limit_value, unit, verdict) VALUES ($run, $budget, $kind, $measured, $limit, $unit, $verdict)");
             var budget = result.Parameters.Add("$budget", SqliteType.Text);
@@ -229,8 +250,8 @@ internal sealed class SqliteResultsStorage : IResultsStorage, IDisposable
     {
         await using var command = connection.CreateCommand();
         command.CommandText = """
-            SELECT DISTINCT rp.parent_sha FROM run_parents rp JOIN runs r ON r.id = rp.run_id JOIN projects p ON p.id = r.project_id
-            WHERE p.name = $project AND r.commit_sha = $commit
+            SELECT c.parent_sha FROM commit_parents c JOIN projects p ON p.id = c.project_id
+            WHERE p.name = $project AND c.commit_sha = $commit ORDER BY c.ordinal
             """;
         command.Parameters.AddWithValue("$project", project);
         command.Parameters.AddWithValue("$commit", commit);

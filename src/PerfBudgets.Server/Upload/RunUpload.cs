@@ -9,6 +9,7 @@ namespace PerfBudgets.Server.Upload;
 /// <param name="Machine">The machine (runner) the figures were measured on.</param>
 /// <param name="ResultsJson">The run's <c>results.json</c> as uploaded, kept whole.</param>
 /// <param name="Results">Its figures, one per budget.</param>
+/// <param name="Ancestry">Parents of earlier commits (from git), so the ancestor search can pass commits never run.</param>
 internal sealed record RunUpload(
     string Commit,
     string Branch,
@@ -17,4 +18,5 @@ internal sealed record RunUpload(
     string? ValgrindVersion,
     string Machine,
     string ResultsJson,
-    IReadOnlyList<UploadedResult> Results);
+    IReadOnlyList<UploadedResult> Results,
+    IReadOnlyList<CommitParents> Ancestry);

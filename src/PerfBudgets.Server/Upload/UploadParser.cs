@@ -7,7 +7,8 @@ namespace PerfBudgets.Server.Upload;
 
 /// <summary>
 /// Reads an upload's body, <c>{"commit", "branch", "parents", "runtime", "valgrindVersion", "machine", "results"}</c>
-/// where <c>results</c> is the run's <c>results.json</c>, and refuses anything else with a 400 naming the field.
+/// where <c>results</c> is the run's <c>results.json</c>, with an optional <c>ancestry</c>
+/// (<c>[{"commit", "parents"}]</c>), and refuses anything else with a 400 naming the field.
 /// </summary>
 /// <remarks>
 /// Checked field by field rather than bound to a type, so a wrong type or a missing field says which one; the
@@ -59,21 +60,50 @@ internal static class UploadParser
                 OptionalText(root, "valgrindVersion"),
                 RequiredText(root, "machine"),
                 resultsJson,
-                figures);
+                figures,
+                Ancestry(root));
         }
     }
 
-    private static List<string> Parents(JsonElement root)
+    private static List<CommitParents> Ancestry(JsonElement root)
     {
-        var parents = new List<string>();
-        foreach (var parent in Required(root, "parents", JsonValueKind.Array).EnumerateArray())
+        var ancestry = new List<CommitParents>();
+        if (!root.TryGetProperty("ancestry", out var list) || list.ValueKind == JsonValueKind.Null)
         {
-            if (parent.ValueKind != JsonValueKind.String || string.IsNullOrWhiteSpace(parent.GetString()))
+            return ancestry;
+        }
+
+        if (list.ValueKind != JsonValueKind.Array)
+        {
+            throw Bad("'ancestry' must be an array.");
+        }
+
+        var index = 0;
+        foreach (var item in list.EnumerateArray())
+        {
+            var at = $"ancestry[{index++}]";
+            if (item.ValueKind != JsonValueKind.Object)
             {
-                throw Bad("'parents' must be an array of commit ids (strings).");
+                throw Bad($"'{at}' must be an object.");
             }
 
-            parents.Add(parent.GetString()!);
+            ancestry.Add(new CommitParents(RequiredText(item, "commit", at), Parents(item, at)));
+        }
+
+        return ancestry;
+    }
+
+    private static List<string> Parents(JsonElement parent, string at = "")
+    {
+        var parents = new List<string>();
+        foreach (var commit in Required(parent, "parents", JsonValueKind.Array, at).EnumerateArray())
+        {
+            if (commit.ValueKind != JsonValueKind.String || string.IsNullOrWhiteSpace(commit.GetString()))
+            {
+                throw Bad($"'{Field(at, "parents")}' must be an array of commit ids (strings).");
+            }
+
+            parents.Add(commit.GetString()!);
         }
 
         return parents;

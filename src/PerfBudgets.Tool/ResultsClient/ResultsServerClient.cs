@@ -40,6 +40,11 @@ internal sealed class ResultsServerClient : IDisposable
             ["valgrindVersion"] = run.ValgrindVersion,
             ["machine"] = run.Machine,
             ["results"] = results,
+            ["ancestry"] = new JsonArray(run.Ancestry.Select(a => (JsonNode?)new JsonObject
+            {
+                ["commit"] = a.Commit,
+                ["parents"] = new JsonArray(a.Parents.Select(p => (JsonNode?)JsonValue.Create(p)).ToArray()),
+            }).ToArray()),
         };
         using var request = new HttpRequestMessage(HttpMethod.Post, RunsPath(project))
         {

@@ -7,4 +7,8 @@ internal sealed record RunDescription(
     IReadOnlyList<string> Parents,
     string Runtime,
     string? ValgrindVersion,
-    string Machine);
+    string Machine)
+{
+    /// <summary>Earlier commits with their parents (<see cref="GitAncestry"/>), for the server's commit graph.</summary>
+    public IReadOnlyList<(string Commit, string[] Parents)> Ancestry { get; init; } = [];
+}

@@ -54,6 +54,21 @@ public sealed class ResultsServerBaselineTests
     }
 
     [Fact]
+    public async Task The_nearest_ancestor_is_found_past_commits_never_run_through_the_ancestry_an_upload_sent()
+    {
+        await using var server = await RunningResultsServer.StartAsync();
+        (await server.UploadAsync(RunningResultsServer.UploadBody("a1").ToJsonString())).Dispose();
+        var later = RunningResultsServer.UploadBody("d1", ["c1"]);
+        later["ancestry"] = JsonNode.Parse("""[{ "commit": "c1", "parents": ["b1"] }, { "commit": "b1", "parents": ["a1"] }]""");
+        (await server.UploadAsync(later.ToJsonString())).Dispose();
+
+        using var miss = await server.Http.GetAsync($"api/projects/{RunningResultsServer.Project}/runs?commit=c1", TestContext.Current.CancellationToken);
+
+        miss.StatusCode.Should().Be(HttpStatusCode.NotFound);
+        JsonNode.Parse(await miss.Content.ReadAsStringAsync(TestContext.Current.CancellationToken))!["nearestAncestor"]!.GetValue<string>().Should().Be("a1");
+    }
+
+    [Fact]
     public async Task The_tools_client_reports_a_miss_with_the_servers_reason()
     {
         await using var server = await RunningResultsServer.StartAsync();

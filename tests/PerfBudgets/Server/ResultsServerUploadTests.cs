@@ -50,6 +50,8 @@ public sealed class ResultsServerUploadTests
         { "commit a number", With("commit", JsonValue.Create(42)), "'commit' must be a non-empty string" },
         { "measured a string", WithResult("measured", JsonValue.Create("fast")), "'results[0].measured' must be a number" },
         { "no budget", WithResult("budget", null), "'results[0].budget' is missing" },
+        { "ancestry not an array", With("ancestry", JsonValue.Create("b1")), "'ancestry' must be an array" },
+        { "ancestry without parents", With("ancestry", JsonNode.Parse("[{\"commit\": \"b1\"}]")), "'ancestry[0].parents' is missing" },
         { "unknown verdict", WithResult("verdict", JsonValue.Create("great")), "'results[0].verdict' is 'great'" },
     };
 

@@ -17,18 +17,25 @@ public sealed class SchemaMigratorTests : IDisposable
         {
             SchemaMigrator.Migrate(connection, targetVersion: SchemaMigrator.LatestVersion - 1).Should().Be(SchemaMigrator.LatestVersion - 1);
             using var insert = connection.CreateCommand();
-            insert.CommandText = "INSERT INTO projects (name, token_sha256, created_utc) VALUES ('old', x'00', '2026-01-01')";
+            insert.CommandText = """
+                INSERT INTO projects (id, name, token_sha256, created_utc) VALUES (1, 'old', x'00', '2026-01-01');
+                INSERT INTO runs (id, project_id, commit_sha, branch, runtime, machine, uploaded_utc, results_json)
+                    VALUES (1, 1, 'b1', 'main', '.NET 10', 'm', '2026-01-01', '{"results":[]}');
+                INSERT INTO run_parents (run_id, ordinal, parent_sha) VALUES (1, 0, 'a1');
+                """;
             insert.ExecuteNonQuery();
         }
 
         using (var storage = new SqliteResultsStorage(DatabasePath))
         {
             (await storage.TokenHashAsync("old", TestContext.Current.CancellationToken)).Should().Equal(0);
+            // The newest migration seeds the commit graph from the parents stored with each run.
+            (await storage.NearestAncestorWithRunAsync("old", "c1", ["b1"], TestContext.Current.CancellationToken)).Should().Be("b1");
         }
 
         using var reopened = Open();
         SchemaMigrator.CurrentVersion(reopened).Should().Be(SchemaMigrator.LatestVersion);
-        Scalar(reopened, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'runs_by_project_commit'").Should().Be(1);
+        Scalar(reopened, "SELECT COUNT(*) FROM commit_parents WHERE commit_sha = 'b1' AND parent_sha = 'a1'").Should().Be(1);
     }
 
     [Fact]
