@@ -42,6 +42,12 @@ internal static class UploadParser
 
             var results = Required(root, "results", JsonValueKind.Object);
             var figures = Results(results);
+            if (figures.Count == 0)
+            {
+                // PERF_BASELINE refuses an empty results.json (an interrupted run); so does the server, up front.
+                throw Bad("'results.results' holds no results; was the run interrupted?");
+            }
+
             var resultsJson = results.GetRawText();
             try
             {

@@ -52,6 +52,7 @@ public sealed class ResultsServerUploadTests
         { "no budget", WithResult("budget", null), "'results[0].budget' is missing" },
         { "ancestry not an array", With("ancestry", JsonValue.Create("b1")), "'ancestry' must be an array" },
         { "ancestry without parents", With("ancestry", JsonNode.Parse("[{\"commit\": \"b1\"}]")), "'ancestry[0].parents' is missing" },
+        { "no figures", RunningResultsServer.UploadBody("a1", resultsJson: "{\"results\": []}").ToJsonString(), "holds no results" },
         { "unknown verdict", WithResult("verdict", JsonValue.Create("great")), "'results[0].verdict' is 'great'" },
     };
 
