@@ -42,7 +42,7 @@ def number(x):
         return f"{x:,.0f}"
     if abs(x) >= 10:
         return f"{x:,.1f}"
-    return f"{x:.3g}"
+    return f"{x:.4g}"
 
 
 def retried(detail):
@@ -73,7 +73,10 @@ def main():
         if measured:
             median = statistics.median(measured)
             deviation = max(abs(m - median) for m in measured)
-            relative = f"{100 * deviation / abs(median):.3f}%" if median else ("0.000%" if deviation == 0 else f"±{number(deviation)}")
+            # An exponent's margin is in exponent units, and a figure whose unchanged value is about zero (a flat
+            # growth, the bytes a leak budget sees) has no useful percent: those deviations are absolute.
+            absolute = kind in ("growth-exponent-max", "retained-bytes-per-op-max", "instances-max") or not median
+            relative = f"±{number(deviation)}" if absolute else f"{100 * deviation / abs(median):.3f}%"
             spread = f"{number(min(measured))} / {number(max(measured))}"
         else:
             median, relative, spread = None, "", ""
