@@ -4,14 +4,22 @@ using System.Text;
 using System.Text.Json.Nodes;
 using PerfBudgets.Reporting.Storage;
 
+using PerfBudgets.Tests.Server.Postgres;
+
 namespace PerfBudgets.Tests.Server;
 
-public sealed class ResultsServerUploadTests
+public abstract class ResultsServerUploadTests
 {
+    /// <summary>The database the tests of this class run on: null for SQLite, the run's cluster for PostgreSQL.</summary>
+    protected abstract PostgresCluster? Postgres { get; }
+
+    private Task<RunningResultsServer> StartAsync(long maxUploadBytes = 8 * 1024 * 1024, bool readTokenRequired = false) =>
+        RunningResultsServer.StartAsync(maxUploadBytes, readTokenRequired, Postgres);
+
     [Fact]
     public async Task An_upload_is_stored_whole_and_served_back_as_the_commits_results_json()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         var results = RunningResultsServer.ResultsJson(budgets: 4);
 
         using var response = await server.UploadAsync(RunningResultsServer.UploadBody("a1", ["a0"], results).ToJsonString());
@@ -26,7 +34,7 @@ public sealed class ResultsServerUploadTests
     [Fact]
     public async Task An_upload_without_a_token_is_401_and_with_a_wrong_one_403_and_stores_nothing()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         var body = RunningResultsServer.UploadBody("a1").ToJsonString();
 
         using var none = await server.UploadAsync(body, token: "");
@@ -57,10 +65,10 @@ public sealed class ResultsServerUploadTests
     };
 
     [Theory]
-    [MemberData(nameof(BadBodies))]
+    [MemberData(nameof(BadBodies), MemberType = typeof(ResultsServerUploadTests))]
     public async Task A_bad_body_is_refused_with_400_naming_what_is_wrong_and_stores_nothing(string what, string body, string reason)
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
 
         using var response = await server.UploadAsync(body);
 
@@ -73,7 +81,7 @@ public sealed class ResultsServerUploadTests
     [Fact]
     public async Task An_upload_that_is_not_json_content_is_415_and_stores_nothing()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
 
         using var response = await server.UploadAsync(RunningResultsServer.UploadBody("a1").ToJsonString(), contentType: "text/plain");
 
@@ -84,7 +92,7 @@ public sealed class ResultsServerUploadTests
     [Fact]
     public async Task An_upload_over_the_size_limit_is_413_with_or_without_a_content_length_and_stores_nothing()
     {
-        await using var server = await RunningResultsServer.StartAsync(maxUploadBytes: 4096);
+        await using var server = await StartAsync(maxUploadBytes: 4096);
         var body = RunningResultsServer.UploadBody("a1", resultsJson: RunningResultsServer.ResultsJson(budgets: 40)).ToJsonString();
         body.Length.Should().BeGreaterThan(4096);
 
@@ -109,7 +117,7 @@ public sealed class ResultsServerUploadTests
     [Fact]
     public async Task A_connection_dropped_halfway_through_an_upload_leaves_no_run()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         var body = Encoding.UTF8.GetBytes(RunningResultsServer.UploadBody("a1").ToJsonString());
 
         using (var client = new TcpClient())
@@ -132,7 +140,7 @@ public sealed class ResultsServerUploadTests
     [Fact]
     public async Task Two_times_twenty_concurrent_uploads_all_land_whole()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         const int PerWriter = 20;
 
         var uploads = Enumerable.Range(0, 2 * PerWriter)
@@ -196,4 +204,17 @@ public sealed class ResultsServerUploadTests
 
         return body.ToJsonString();
     }
+}
+
+/// <summary>Uploads on SQLite.</summary>
+public sealed class ResultsServerUploadTestsOnSqlite : ResultsServerUploadTests
+{
+    protected override PostgresCluster? Postgres => null;
+}
+
+/// <summary>Uploads on PostgreSQL.</summary>
+[Collection(PostgresCollection.Name)]
+public sealed class ResultsServerUploadTestsOnPostgres(PostgresCluster cluster) : ResultsServerUploadTests
+{
+    protected override PostgresCluster? Postgres => cluster;
 }
