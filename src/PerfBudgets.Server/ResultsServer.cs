@@ -49,6 +49,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.Services.AddProblemDetails();
         var app = builder.Build();
         ResultsEndpoints.Map(app);
+        Dashboard.DashboardEndpoints.Map(app);
         return new ResultsServer(app, storage);
     }
 

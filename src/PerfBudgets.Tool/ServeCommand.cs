@@ -18,8 +18,9 @@ internal static class ServeCommand
         var url = new Option<string>("--url") { Description = "Where to listen.", DefaultValueFactory = _ => ResultsServerOptions.DefaultUrl };
         var maxUpload = new Option<long>("--max-upload-bytes") { Description = "The largest upload accepted, in bytes.", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytes };
         var readTokenRequired = new Option<bool>("--read-token-required") { Description = "Reads (baseline, budgets, series, dashboard) need the project's token too; by default reading is public." };
+        var commitUrl = new Option<string?>("--commit-url-template") { Description = "Where the dashboard links a commit, {commit} replaced by its hash, e.g. https://github.com/org/repo/commit/{commit}." };
         var addProject = new Option<string?>("--add-project") { Description = "Create this project, print its write token and exit." };
-        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, addProject };
+        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -31,6 +32,7 @@ internal static class ServeCommand
                 Url = parseResult.GetValue(url)!,
                 MaxUploadBytes = parseResult.GetValue(maxUpload) is > 0 and var max ? max : throw new ToolInputException("--max-upload-bytes must be positive."),
                 ReadTokenRequired = parseResult.GetValue(readTokenRequired),
+                CommitUrlTemplate = parseResult.GetValue(commitUrl),
             };
             await using var server = ResultsServer.Create(options);
             if (parseResult.GetValue(addProject) is { } project)
@@ -43,7 +45,7 @@ internal static class ServeCommand
 
             // The connection string may hold a password: only its host and database are printed.
             var where = connectionString is null ? Path.GetFullPath(options.DatabasePath) : PostgresWhere(connectionString);
-            Console.Error.WriteLine($"perfbudgets serve: {where} on {options.Url}");
+            Console.Error.WriteLine($"perfbudgets serve: {where} on {options.Url} (dashboard: {options.Url}/projects/NAME)");
             await server.RunAsync();
             return 0;
         }));
