@@ -16,6 +16,9 @@ internal static class SchemaMigrator
 {
     private const string Prefix = "Migrations.";
 
+    // The key of the PostgreSQL advisory lock migrations hold (any constant the database's other users do not take).
+    private const long PostgresMigrationLock = 0x5065_7266_4275_6467; // "PerfBudg"
+
     private static readonly IReadOnlyDictionary<StorageProvider, IReadOnlyList<(int Version, string Script)>> ByProvider = LoadMigrations();
 
     /// <summary>The version the newest migration brings a database to (the same for every provider).</summary>
@@ -28,6 +31,29 @@ internal static class SchemaMigrator
     public static int Migrate(DbConnection connection, StorageProvider provider, int? targetVersion = null)
     {
         ArgumentNullException.ThrowIfNull(connection);
+        if (provider == StorageProvider.Postgres)
+        {
+            // Two servers starting on one database at once: the second waits here until the first has migrated, then
+            // finds nothing to do. (CREATE TABLE IF NOT EXISTS alone races on PostgreSQL's catalog.) SQLite needs no
+            // lock: each migration's transaction takes the database's write lock up front.
+            Execute(connection, null, $"SELECT pg_advisory_lock({PostgresMigrationLock})");
+        }
+
+        try
+        {
+            return MigrateLocked(connection, provider, targetVersion);
+        }
+        finally
+        {
+            if (provider == StorageProvider.Postgres)
+            {
+                Execute(connection, null, $"SELECT pg_advisory_unlock({PostgresMigrationLock})");
+            }
+        }
+    }
+
+    private static int MigrateLocked(DbConnection connection, StorageProvider provider, int? targetVersion)
+    {
         Execute(connection, null, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_utc TEXT NOT NULL)");
         var applied = 0;
         foreach (var (version, script) in ByProvider[provider])
@@ -38,19 +64,6 @@ internal static class SchemaMigrator
             }
 
             using var transaction = connection.BeginTransaction();
-            if (provider == StorageProvider.Postgres)
-            {
-                // Two servers starting on one database at once: the second waits here, then finds the version applied.
-                // (SQLite's transaction takes the database's write lock up front, which does the same.)
-                Execute(connection, transaction, "LOCK TABLE schema_version IN EXCLUSIVE MODE");
-            }
-
-            if (CurrentVersion(connection, transaction) >= version)
-            {
-                transaction.Commit();
-                continue;
-            }
-
             Execute(connection, transaction, script);
             using (var record = connection.CreateCommand())
             {

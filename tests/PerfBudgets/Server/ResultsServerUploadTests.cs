@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using System.Text.Json.Nodes;
+using FluentAssertions.Execution;
 using PerfBudgets.Reporting.Storage;
 
 using PerfBudgets.Tests.Server.Postgres;
@@ -47,34 +48,43 @@ public abstract class ResultsServerUploadTests
         (await server.CountAsync()).Should().Be((0, 0));
     }
 
-    public static TheoryData<string, string, string> BadBodies => new()
-    {
-        { "not JSON", "{\"commit\": ", "not JSON" },
-        { "truncated JSON", RunningResultsServer.UploadBody("a1").ToJsonString()[..200], "not JSON" },
-        { "an array", "[]", "must be a JSON object" },
-        { "no commit", Without("commit"), "'commit' is missing" },
-        { "no results", Without("results"), "'results' is missing" },
-        { "parents not an array", With("parents", JsonValue.Create("a0")), "'parents' must be an array" },
-        { "commit a number", With("commit", JsonValue.Create(42)), "'commit' must be a non-empty string" },
-        { "measured a string", WithResult("measured", JsonValue.Create("fast")), "'results[0].measured' must be a number" },
-        { "no budget", WithResult("budget", null), "'results[0].budget' is missing" },
-        { "ancestry not an array", With("ancestry", JsonValue.Create("b1")), "'ancestry' must be an array" },
-        { "ancestry without parents", With("ancestry", JsonNode.Parse("[{\"commit\": \"b1\"}]")), "'ancestry[0].parents' is missing" },
-        { "no figures", RunningResultsServer.UploadBody("a1", resultsJson: "{\"results\": []}").ToJsonString(), "holds no results" },
-        { "unknown verdict", WithResult("verdict", JsonValue.Create("great")), "'results[0].verdict' is 'great'" },
-    };
+    private static (string What, string Body, string Reason)[] BadBodies =>
+    [
+        ("not JSON", "{\"commit\": ", "not JSON"),
+        ("truncated JSON", RunningResultsServer.UploadBody("a1").ToJsonString()[..200], "not JSON"),
+        ("an array", "[]", "must be a JSON object"),
+        ("no commit", Without("commit"), "'commit' is missing"),
+        ("no results", Without("results"), "'results' is missing"),
+        ("parents not an array", With("parents", JsonValue.Create("a0")), "'parents' must be an array"),
+        ("commit a number", With("commit", JsonValue.Create(42)), "'commit' must be a non-empty string"),
+        ("measured a string", WithResult("measured", JsonValue.Create("fast")), "'results[0].measured' must be a number"),
+        ("no budget", WithResult("budget", null), "'results[0].budget' is missing"),
+        ("ancestry not an array", With("ancestry", JsonValue.Create("b1")), "'ancestry' must be an array"),
+        ("ancestry without parents", With("ancestry", JsonNode.Parse("[{\"commit\": \"b1\"}]")), "'ancestry[0].parents' is missing"),
+        ("no figures", RunningResultsServer.UploadBody("a1", resultsJson: "{\"results\": []}").ToJsonString(), "holds no results"),
+        ("unknown verdict", WithResult("verdict", JsonValue.Create("great")), "'results[0].verdict' is 'great'"),
+    ];
 
-    [Theory]
-    [MemberData(nameof(BadBodies), MemberType = typeof(ResultsServerUploadTests))]
-    public async Task A_bad_body_is_refused_with_400_naming_what_is_wrong_and_stores_nothing(string what, string body, string reason)
+    // One server for every bad body (a server per case cost about 0.2 s each on PostgreSQL): each is refused on its own
+    // and the database holds nothing after all of them.
+    [Fact]
+    public async Task A_bad_body_is_refused_with_400_naming_what_is_wrong_and_stores_nothing()
     {
         await using var server = await StartAsync();
 
-        using var response = await server.UploadAsync(body);
+        using (new AssertionScope())
+        {
+            foreach (var bad in BadBodies)
+            {
+                var (what, body, reason) = bad;
+                using var response = await server.UploadAsync(body);
 
-        response.StatusCode.Should().Be(HttpStatusCode.BadRequest, what);
-        response.Content.Headers.ContentType!.MediaType.Should().Be("application/problem+json");
-        (await ProblemDetail(response)).Should().Contain(reason);
+                response.StatusCode.Should().Be(HttpStatusCode.BadRequest, what);
+                response.Content.Headers.ContentType!.MediaType.Should().Be("application/problem+json", what);
+                (await ProblemDetail(response)).Should().Contain(reason, what);
+            }
+        }
+
         (await server.CountAsync()).Should().Be((0, 0));
     }
 
