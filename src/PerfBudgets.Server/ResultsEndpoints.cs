@@ -11,7 +11,9 @@ namespace PerfBudgets.Server;
 /// <summary>
 /// The server's API. <c>POST /api/projects/{project}/runs</c> stores a run (project token required);
 /// <c>GET /api/projects/{project}/runs?commit=SHA[&amp;parents=P1,P2]</c> answers that commit's <c>results.json</c>, or
-/// 404 naming the nearest ancestor that has one. Every refusal is a JSON problem body (RFC 9457) and stores nothing.
+/// 404 naming the nearest ancestor that has one; <c>GET /api/projects/{project}/budgets?branch=main</c> answers every
+/// budget of the branch's latest run and <c>GET /api/projects/{project}/budgets/{budget}/series[?branch=main]</c> one
+/// budget's figure over runs. Every refusal is a JSON problem body (RFC 9457) and stores nothing.
 /// </summary>
 internal static class ResultsEndpoints
 {
@@ -19,6 +21,9 @@ internal static class ResultsEndpoints
     {
         routes.MapPost("/api/projects/{project}/runs", (HttpContext context, string project) => Refusing(() => UploadAsync(context, project)));
         routes.MapGet("/api/projects/{project}/runs", (HttpContext context, string project) => Refusing(() => BaselineAsync(context, project)));
+        routes.MapGet("/api/projects/{project}/budgets", (HttpContext context, string project) => Refusing(() => LatestAsync(context, project)));
+        routes.MapGet("/api/projects/{project}/budgets/{budget}/series", (HttpContext context, string project, string budget) =>
+            Refusing(() => SeriesAsync(context, project, budget)));
     }
 
     private static async Task<IResult> Refusing(Func<Task<IResult>> handle)
@@ -64,11 +69,7 @@ internal static class ResultsEndpoints
             throw new ServerInputException(StatusCodes.Status400BadRequest, "Name the commit: ?commit=SHA.");
         }
 
-        if (await storage.TokenHashAsync(project, context.RequestAborted) is null)
-        {
-            throw new ServerInputException(StatusCodes.Status404NotFound, $"There is no project '{project}'.");
-        }
-
+        await AuthorizeReadAsync(context, storage, project);
         if (await storage.RunResultsAsync(project, commit, context.RequestAborted) is { } results)
         {
             return Results.Text(results, "application/json");
@@ -84,6 +85,43 @@ internal static class ResultsEndpoints
             extensions: new Dictionary<string, object?> { ["nearestAncestor"] = nearest });
     }
 
+    // Every budget of the project's latest run on ?branch= (main when absent), by name.
+    private static async Task<IResult> LatestAsync(HttpContext context, string project)
+    {
+        var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
+        await AuthorizeReadAsync(context, storage, project);
+        var branch = context.Request.Query["branch"].ToString() is { Length: > 0 } named ? named : "main";
+        return Results.Json(await storage.GetLatestAsync(project, branch, context.RequestAborted));
+    }
+
+    // One budget's figure in every run that has it, oldest first; on ?branch= only when given, else on every branch.
+    private static async Task<IResult> SeriesAsync(HttpContext context, string project, string budget)
+    {
+        var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
+        await AuthorizeReadAsync(context, storage, project);
+        var branch = context.Request.Query["branch"].ToString() is { Length: > 0 } named ? named : null;
+        var series = await storage.GetSeriesAsync(project, budget, branch, context.RequestAborted);
+        return series.Count > 0
+            ? Results.Json(series)
+            : throw new ServerInputException(StatusCodes.Status404NotFound,
+                $"Project '{project}' has no run with budget '{budget}'{(branch is null ? "" : $" on branch '{branch}'")}.");
+    }
+
+    // A read of an unknown project is 404. With ReadTokenRequired, a read needs the project's token as an upload does.
+    internal static async Task AuthorizeReadAsync(HttpContext context, IResultsStorage storage, string project)
+    {
+        if (context.RequestServices.GetRequiredService<ResultsServerOptions>().ReadTokenRequired)
+        {
+            await AuthorizeAsync(context, storage, project);
+            return;
+        }
+
+        if (await storage.TokenHashAsync(project, context.RequestAborted) is null)
+        {
+            throw new ServerInputException(StatusCodes.Status404NotFound, $"There is no project '{project}'.");
+        }
+    }
+
     // 401 without a bearer token, 403 with a wrong one; an unknown project answers 403 as a wrong token does, so that
     // a writer without a token cannot list projects.
     private static async Task AuthorizeAsync(HttpContext context, IResultsStorage storage, string project)
@@ -93,7 +131,7 @@ internal static class ResultsEndpoints
         if (!header.StartsWith(Scheme, StringComparison.OrdinalIgnoreCase) || header.Length == Scheme.Length)
         {
             context.Response.Headers.WWWAuthenticate = "Bearer";
-            throw new ServerInputException(StatusCodes.Status401Unauthorized, "Uploading needs the project's token: Authorization: Bearer TOKEN.");
+            throw new ServerInputException(StatusCodes.Status401Unauthorized, "This needs the project's token: Authorization: Bearer TOKEN.");
         }
 
         var hash = await storage.TokenHashAsync(project, context.RequestAborted);

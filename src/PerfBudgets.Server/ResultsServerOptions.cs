@@ -17,4 +17,10 @@ internal sealed record ResultsServerOptions
     /// gate (about 60 KB), so only a wrong file or an attack reaches it.
     /// </summary>
     public long MaxUploadBytes { get; init; } = 8 * 1024 * 1024;
+
+    /// <summary>
+    /// When true, every read (baseline, budgets, series) needs <c>Authorization: Bearer</c> with the project's token;
+    /// by default reading is public, as a team's dashboard usually is.
+    /// </summary>
+    public bool ReadTokenRequired { get; init; }
 }

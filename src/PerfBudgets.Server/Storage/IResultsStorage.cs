@@ -28,6 +28,18 @@ internal interface IResultsStorage
     /// </summary>
     Task<string?> NearestAncestorWithRunAsync(string project, string commit, IReadOnlyList<string> knownParents, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// Every budget of project <paramref name="project"/>'s latest run (the last uploaded) on <paramref name="branch"/>,
+    /// by budget name; empty when the branch has no run.
+    /// </summary>
+    Task<IReadOnlyList<BudgetLatest>> GetLatestAsync(string project, string branch, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Budget <paramref name="budget"/>'s figure in every run of <paramref name="project"/> that has it, oldest first,
+    /// on <paramref name="branch"/> only or on every branch when it is null; empty when no run has it.
+    /// </summary>
+    Task<IReadOnlyList<SeriesPoint>> GetSeriesAsync(string project, string budget, string? branch, CancellationToken cancellationToken);
+
     /// <summary>How many runs and result rows project <paramref name="project"/> holds (for operators and tests).</summary>
     Task<(long Runs, long Results)> CountAsync(string project, CancellationToken cancellationToken);
 }

@@ -196,6 +196,59 @@ internal sealed class SqliteResultsStorage : IResultsStorage, IDisposable
         return null;
     }
 
+    public async Task<IReadOnlyList<BudgetLatest>> GetLatestAsync(string project, string branch, CancellationToken cancellationToken)
+    {
+        await using var connection = Open();
+        await using var command = connection.CreateCommand();
+        command.CommandText = """
+            SELECT x.budget, x.kind, x.unit, x.measured, x.limit_value, x.verdict, r.id, r.commit_sha, r.branch, r.uploaded_utc
+            FROM results x JOIN runs r ON r.id = x.run_id
+            WHERE r.id = (SELECT MAX(l.id) FROM runs l JOIN projects p ON p.id = l.project_id WHERE p.name = $project AND l.branch = $branch)
+            ORDER BY x.budget
+            """;
+        command.Parameters.AddWithValue("$project", project);
+        command.Parameters.AddWithValue("$branch", branch);
+        var latest = new List<BudgetLatest>();
+        await using var reader = await command.ExecuteReaderAsync(cancellationToken);
+        while (await reader.ReadAsync(cancellationToken))
+        {
+            latest.Add(new BudgetLatest(reader.GetString(0), reader.GetString(1), reader.GetString(2), reader.GetDouble(3),
+                reader.IsDBNull(4) ? null : reader.GetDouble(4), reader.GetString(5), reader.GetInt64(6), reader.GetString(7),
+                reader.GetString(8), ParseTime(reader.GetString(9))));
+        }
+
+        return latest;
+    }
+
+    public async Task<IReadOnlyList<SeriesPoint>> GetSeriesAsync(string project, string budget, string? branch, CancellationToken cancellationToken)
+    {
+        await using var connection = Open();
+        await using var command = connection.CreateCommand();
+        command.CommandText = """
+            SELECT r.id, r.commit_sha, r.branch, r.uploaded_utc, r.runtime, r.valgrind_version, x.kind, x.unit, x.measured, x.limit_value, x.verdict
+            FROM results x JOIN runs r ON r.id = x.run_id JOIN projects p ON p.id = r.project_id
+            WHERE p.name = $project AND x.budget = $budget AND ($branch IS NULL OR r.branch = $branch)
+            ORDER BY r.id
+            """;
+        command.Parameters.AddWithValue("$project", project);
+        command.Parameters.AddWithValue("$budget", budget);
+        command.Parameters.AddWithValue("$branch", (object?)branch ?? DBNull.Value);
+        var series = new List<SeriesPoint>();
+        await using var reader = await command.ExecuteReaderAsync(cancellationToken);
+        while (await reader.ReadAsync(cancellationToken))
+        {
+            double? limit = reader.IsDBNull(9) ? null : reader.GetDouble(9);
+            var runtime = reader.GetString(4);
+            var previous = series.Count > 0 ? series[^1] : null;
+            series.Add(new SeriesPoint(reader.GetInt64(0), reader.GetString(1), reader.GetString(2), ParseTime(reader.GetString(3)), runtime,
+                reader.IsDBNull(5) ? null : reader.GetString(5), reader.GetString(6), reader.GetString(7), reader.GetDouble(8), limit,
+                reader.GetString(10), LimitChanged: previous is not null && previous.Limit != limit,
+                RuntimeChanged: previous is not null && previous.Runtime != runtime));
+        }
+
+        return series;
+    }
+
     public async Task<(long Runs, long Results)> CountAsync(string project, CancellationToken cancellationToken)
     {
         await using var connection = Open();
@@ -272,6 +325,8 @@ internal sealed class SqliteResultsStorage : IResultsStorage, IDisposable
         command.CommandText = sql;
         return command;
     }
+
+    private static DateTimeOffset ParseTime(string stored) => DateTimeOffset.Parse(stored, CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind);
 
     private static string Now() => DateTimeOffset.UtcNow.ToString("O", CultureInfo.InvariantCulture);
 

@@ -59,7 +59,7 @@ internal sealed class ResultsServerClient : IDisposable
     }
 
     /// <summary>The results.json the server holds for <paramref name="commit"/>; a miss throws with the nearest ancestor it names.</summary>
-    public async Task<string> BaselineAsync(string project, string commit, IReadOnlyList<string> parents, CancellationToken cancellationToken)
+    public async Task<string> BaselineAsync(string project, string commit, IReadOnlyList<string> parents, CancellationToken cancellationToken, string? token = null)
     {
         ArgumentNullException.ThrowIfNull(parents);
         var query = $"{RunsPath(project)}?commit={Uri.EscapeDataString(commit)}";
@@ -69,6 +69,11 @@ internal sealed class ResultsServerClient : IDisposable
         }
 
         using var request = new HttpRequestMessage(HttpMethod.Get, query);
+        if (token is not null)
+        {
+            request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
+        }
+
         using var response = await SendAsync(request, cancellationToken);
         var answer = await response.Content.ReadAsStringAsync(cancellationToken);
         return response.IsSuccessStatusCode ? answer : throw Refused(response.StatusCode, answer);

@@ -32,7 +32,7 @@ internal sealed class RunningResultsServer : IAsyncDisposable
 
     public string DatabasePath => Path.Combine(_folder, "results.db");
 
-    public static async Task<RunningResultsServer> StartAsync(long maxUploadBytes = 8 * 1024 * 1024)
+    public static async Task<RunningResultsServer> StartAsync(long maxUploadBytes = 8 * 1024 * 1024, bool readTokenRequired = false)
     {
         var folder = Directory.CreateTempSubdirectory("perfbudgets-server-").FullName;
         var server = ResultsServer.Create(new ResultsServerOptions
@@ -40,6 +40,7 @@ internal sealed class RunningResultsServer : IAsyncDisposable
             DatabasePath = Path.Combine(folder, "results.db"),
             Url = "http://127.0.0.1:0",
             MaxUploadBytes = maxUploadBytes,
+            ReadTokenRequired = readTokenRequired,
         });
         await server.StartAsync();
         var token = ProjectToken.NewToken();
