@@ -47,6 +47,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.Services.AddProblemDetails();
         var app = builder.Build();
         ResultsEndpoints.Map(app);
+        Changes.ChangesEndpoints.Map(app);
         return new ResultsServer(app, storage);
     }
 

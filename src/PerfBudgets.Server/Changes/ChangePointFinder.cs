@@ -28,7 +28,7 @@ internal sealed class ChangePointFinder
         BudgetKind.TryParse(kind, out var parsed) && (parsed.IsWallClock || parsed == BudgetKind.CpuCostMax);
 
     /// <summary>The change points of <paramref name="series"/> (oldest first), in order; none for a series too short to hold two levels.</summary>
-    public IReadOnlyList<ChangePoint> Find(IReadOnlyList<SeriesPoint> series)
+    public IReadOnlyList<ChangePoint> Find(IReadOnlyList<CommitFigure> series)
     {
         ArgumentNullException.ThrowIfNull(series);
         var figures = series.Select(p => p.Figure).Where(double.IsFinite).ToArray();

@@ -76,10 +76,10 @@ public sealed class ChangePointFinderTests
     private static IReadOnlyList<ChangePoint> Find(string file, ChangePointSettings? settings = null) =>
         new ChangePointFinder(settings).Find(Read(file));
 
-    private static List<SeriesPoint> Read(string file) =>
+    private static List<CommitFigure> Read(string file) =>
         File.ReadAllLines(Path.Combine(AppContext.BaseDirectory, "Server", "Changes", file))
             .Skip(1)
             .Select(line => line.Split(','))
-            .Select(cells => new SeriesPoint(cells[0], double.Parse(cells[1], CultureInfo.InvariantCulture)))
+            .Select(cells => new CommitFigure(cells[0], double.Parse(cells[1], CultureInfo.InvariantCulture)))
             .ToList();
 }
