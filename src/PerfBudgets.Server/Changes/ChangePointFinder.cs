@@ -11,6 +11,9 @@ namespace PerfBudgets.Server.Changes;
 /// </summary>
 internal sealed class ChangePointFinder
 {
+    // Perfolizer answers the index of the last point of each level; a change point here is the first point after it.
+    private const int DetectorIndexOffset = 1;
+
     private readonly ChangePointSettings _settings;
 
     public ChangePointFinder(ChangePointSettings? settings = null)
@@ -90,9 +93,6 @@ internal sealed class ChangePointFinder
 
         return changes;
     }
-
-    // Perfolizer answers the index of the last point of each level; a change point here is the first point after it.
-    private const int DetectorIndexOffset = 1;
 
     private static (double[] Before, double[] After) Levels(double[] figures, List<int> boundaries, int i)
     {

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Net;
 using System.Net.Http.Headers;
 using System.Text;
@@ -111,12 +112,24 @@ internal sealed class ResultsServerClient : IDisposable
     }
 
     /// <summary>The change points of the project's timed budgets on <paramref name="branch"/> within its last <paramref name="last"/> runs (all without).</summary>
-    public async Task<IReadOnlyList<ReportedChange>> ChangesAsync(string project, string branch, int? last, string? token, CancellationToken cancellationToken)
+    /// <remarks><paramref name="minRuns"/> and <paramref name="minShift"/> override the server's change-point settings when given.</remarks>
+    public async Task<IReadOnlyList<ReportedChange>> ChangesAsync(string project, string branch, int? last, string? token, CancellationToken cancellationToken,
+        int? minRuns = null, double? minShift = null)
     {
         var query = $"api/projects/{Uri.EscapeDataString(project)}/changes?branch={Uri.EscapeDataString(branch)}";
         if (last is { } n)
         {
-            query += $"&last={n}";
+            query += string.Create(CultureInfo.InvariantCulture, $"&last={n}");
+        }
+
+        if (minRuns is { } runs)
+        {
+            query += string.Create(CultureInfo.InvariantCulture, $"&minRuns={runs}");
+        }
+
+        if (minShift is { } shift)
+        {
+            query += string.Create(CultureInfo.InvariantCulture, $"&minShift={shift}");
         }
 
         using var request = Get(query, token);

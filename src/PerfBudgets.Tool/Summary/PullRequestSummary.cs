@@ -17,6 +17,9 @@ internal static class PullRequestSummary
     /// <summary>The heading every summary starts with.</summary>
     public const string Heading = "## Performance budgets";
 
+    // Methods listed per counted budget that moved: the breakdown's top entries are what a reviewer reads first.
+    private const int MethodsShown = 5;
+
     /// <summary>Writes the summary of <paramref name="head"/> (this run's results) against <paramref name="baseline"/>.</summary>
     /// <param name="head">This run's results, in results.json order.</param>
     /// <param name="baseline">What the server held for the base commit.</param>
@@ -138,21 +141,31 @@ internal static class PullRequestSummary
                 $"| {r.Budget} | {(before is null ? "—" : Figures.Format(before.Measured))} | {Figures.Format(r.Measured)} | {Limit(r)} | {r.Unit} | {Change(before?.Measured, r.Measured)} |");
         }
 
-        foreach (var r in counted.Where(r => r.Attribution is { Entries.Count: > 0 }))
+        // The gate records a counted budget's breakdown by method with every result; the methods are listed only for
+        // the budgets whose count moved, and only the methods that moved, largest first.
+        foreach (var r in counted)
         {
-            var baseEntries = (baseResults?.GetValueOrDefault(r.Budget)?.Attribution?.Entries ?? [])
-                .GroupBy(e => e.Name, StringComparer.Ordinal)
-                .ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal);
-            text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"{r.Budget}, by method:").AppendLine();
-            text.AppendLine("| Method | Base | Head | Unit | Change |").AppendLine("|---|---:|---:|---|---:|");
-            foreach (var entry in r.Attribution!.Entries)
+            var before = baseResults?.GetValueOrDefault(r.Budget);
+            if (before is null || before.Measured == r.Measured || (r.Attribution?.Entries.Count ?? 0) + (before.Attribution?.Entries.Count ?? 0) == 0)
             {
-                var before = baseEntries.GetValueOrDefault(entry.Name);
-                text.AppendLine(CultureInfo.InvariantCulture,
-                    $"| `{entry.Name}` | {(before is null ? "—" : Figures.Format(before.Value))} | {Figures.Format(entry.Value)} | {entry.Unit} | {Change(before?.Value, entry.Value)} |");
+                continue;
             }
 
-            if (r.Attribution.Change is { Length: > 0 } change)
+            var moved = MethodDeltas(before.Attribution?.Entries ?? [], r.Attribution?.Entries ?? []);
+            if (moved.Count == 0)
+            {
+                continue;
+            }
+
+            text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"{r.Budget}, the methods that moved:").AppendLine();
+            text.AppendLine("| Method | Base | Head | Unit | Change |").AppendLine("|---|---:|---:|---|---:|");
+            foreach (var (name, baseEntry, headEntry) in moved.Take(MethodsShown))
+            {
+                text.AppendLine(CultureInfo.InvariantCulture,
+                    $"| `{name}` | {(baseEntry is null ? "—" : Figures.Format(baseEntry.Value))} | {(headEntry is null ? "—" : Figures.Format(headEntry.Value))} | {(headEntry ?? baseEntry)!.Unit} | {(headEntry is null ? "gone" : baseEntry is null ? "new" : Change(baseEntry.Value, headEntry.Value))} |");
+            }
+
+            if (r.Attribution?.Change is { Length: > 0 } change)
             {
                 text.AppendLine().AppendLine(change);
             }
@@ -175,6 +188,20 @@ internal static class PullRequestSummary
             text.AppendLine(CultureInfo.InvariantCulture,
                 $"- ⚠️ **{c.Budget}** shifted {Figures.Percent(c.RelativeShift * 100, signed: true)} from `{Short(c.Commit)}` on: median {Figures.Format(c.MedianBefore)} → {Figures.Format(c.MedianAfter)} {c.Unit} ({c.RunsAfter} runs since{(c.RuntimeChanged ? "; the runtime changed there" : "")})");
         }
+    }
+
+    // The methods whose figure differs between the two breakdowns (or that one lacks), by the size of the difference.
+    private static List<(string Name, AttributionEntry? Base, AttributionEntry? Head)> MethodDeltas(
+        IReadOnlyList<AttributionEntry> baseEntries, IReadOnlyList<AttributionEntry> headEntries)
+    {
+        var before = baseEntries.GroupBy(e => e.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal);
+        var after = headEntries.GroupBy(e => e.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal);
+        return before.Keys.Union(after.Keys)
+            .Select(name => (Name: name, Base: before.GetValueOrDefault(name), Head: after.GetValueOrDefault(name)))
+            .Where(m => (m.Base?.Value ?? 0) != (m.Head?.Value ?? 0))
+            .OrderByDescending(m => Math.Abs((m.Head?.Value ?? 0) - (m.Base?.Value ?? 0)))
+            .ThenBy(m => m.Name, StringComparer.Ordinal)
+            .ToList();
     }
 
     /// <summary>Results by budget name; a budget recorded twice keeps its last figure, as results.json readers do.</summary>

@@ -60,6 +60,18 @@ public sealed class ChangePointFinderTests
         new ChangePointFinder().Find(series).Should().BeEmpty();
     }
 
+    [Fact]
+    public void A_constant_series_and_one_that_leaves_zero_are_read_without_error()
+    {
+        var constant = Enumerable.Range(0, 30).Select(i => new CommitFigure($"c{i:000}", 5)).ToList();
+        var fromZero = Enumerable.Range(0, 30).Select(i => new CommitFigure($"c{i:000}", i < 15 ? 0 : 3)).ToList();
+
+        new ChangePointFinder().Find(constant).Should().BeEmpty();
+        var change = new ChangePointFinder().Find(fromZero).Should().ContainSingle().Subject;
+        change.Index.Should().Be(15);
+        change.RelativeShift.Should().Be(double.PositiveInfinity);
+    }
+
     [Theory]
     [InlineData("p99-ms-max", true)]
     [InlineData("requests-per-second-min", true)]

@@ -65,12 +65,15 @@ public sealed class ResultsServerChangesTests
 
         var (exitCode, output) = await InvokeAsync(ChangesCommand.Create(),
             "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project, "--last", "10");
+        var (_, stricter) = await InvokeAsync(ChangesCommand.Create(),
+            "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project, "--min-shift", "0.2");
         var (missingCode, _) = await InvokeAsync(ChangesCommand.Create(),
             "--server", server.Server.Address.ToString(), "--project", "nope");
 
         exitCode.Should().Be(0);
         output.Should().MatchRegex(@"\| Load\.Api\.P99Ms \| c10 \| 12(\.\d+)? → 14(\.\d+)? \| ms \| \+1[67]% \| 10 \|");
         output.Should().EndWith($"1 change point in the timed budgets of main.{Environment.NewLine}");
+        stricter.Should().Be($"0 change points in the timed budgets of main.{Environment.NewLine}");
         missingCode.Should().Be(CommandAction.BadInput);
     }
 

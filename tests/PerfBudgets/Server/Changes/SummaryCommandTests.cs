@@ -13,10 +13,10 @@ public sealed class SummaryCommandTests : IDisposable
     {
         await using var server = await RunningResultsServer.StartAsync();
         await UploadAsync(server, "b1", TimedRuns.ResultsJson(p99: 12, p99Limit: 50, instructions: 1_000_000, bytes: 100,
-            methods: [("Json.Writer.WriteString", 600_000), ("Json.Reader.Read", 400_000)]));
+            methods: [("Json.Writer.WriteString", 600_000), ("Json.Reader.Read", 390_000), ("Json.Old.Escape", 10_000)]));
         await UploadAsync(server, "h0", TimedRuns.ResultsJson(p99: 13, p99Limit: 50, instructions: 1_000_000, bytes: 100));
         var head = Write("results.json", TimedRuns.ResultsJson(p99: 60, p99Limit: 50, instructions: 1_050_000, bytes: 110,
-            methods: [("Json.Writer.WriteString", 650_000), ("Json.Reader.Read", 400_000)]));
+            methods: [("Json.Writer.WriteString", 650_000), ("Json.Reader.Read", 390_000), ("Json.New.Escape", 10_000)]));
         var markdown = Path.Combine(_folder, "summary.md");
 
         var (exitCode, _) = await ResultsServerChangesTests.InvokeAsync(SummaryCommand.Create(), "--server", server.Server.Address.ToString(),
@@ -32,10 +32,13 @@ public sealed class SummaryCommandTests : IDisposable
         text.Should().Contain("| Alloc.Json.BytesPerOp | 100 | 110 | B/op | +10% | worse |");
         text.Should().Contain("| Cpu.Json.Instructions | 1,000,000 | 1,050,000 | 1,100,000 | instructions | +5% |");
         text.Should().Contain("| `Json.Writer.WriteString` | 600,000 | 650,000 | instructions | +8.3% |");
-        text.Should().Contain("| `Json.Reader.Read` | 400,000 | 400,000 | instructions | 0% |");
+        text.Should().Contain("| `Json.Old.Escape` | 10,000 | — | instructions | gone |");
+        text.Should().Contain("| `Json.New.Escape` | — | 10,000 | instructions | new |");
+        text.Should().NotContain("Json.Reader.Read", "a method that did not move is not listed");
         text.Should().Contain("No timed budget shifted within the last 10 runs of main.");
         Order(text, "### Failures", "### Largest changes against the base", "### Counted budgets", "### Change points on main");
         Order(text, "| Load.Api.P99Ms | 12 | 60", "| Alloc.Json.BytesPerOp | 100 | 110", "| Cpu.Json.Instructions | 1,000,000 | 1,050,000 | ins");
+        Order(text, "Cpu.Json.Instructions, the methods that moved:", "`Json.Writer.WriteString`", "`Json.New.Escape`", "`Json.Old.Escape`");
     }
 
     [Fact]
