@@ -21,6 +21,8 @@ internal static class Program
             ServeCommand.Create(),
             UploadCommand.Create(),
             BaselineCommand.Create(),
+            ChangesCommand.Create(),
+            SummaryCommand.Create(),
         };
         return root.Parse(args).InvokeAsync();
     }

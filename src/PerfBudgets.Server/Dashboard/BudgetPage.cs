@@ -6,7 +6,7 @@ namespace PerfBudgets.Server.Dashboard;
 
 /// <summary>
 /// <c>/projects/{project}/budgets/{budget}</c>: the budget's series over commits as a chart (<see cref="SeriesChart"/>),
-/// the runs that failed it, the change points, and every run with its commit, runtime, Valgrind version, figure,
+/// the runs that failed it, the change points (timed kinds only, <see cref="ChangePointMarks"/>), and every run with its commit, runtime, Valgrind version, figure,
 /// limit and verdict.
 /// </summary>
 internal static class BudgetPage
@@ -20,7 +20,7 @@ internal static class BudgetPage
         body.Append(Invariant($"<p><a href=\"{HtmlPage.Encode(back)}\">{HtmlPage.Encode(project)}</a> / {HtmlPage.Encode(branch)}</p>"));
         var latest = series[^1];
         body.Append(Invariant($"<h1>{HtmlPage.Encode(budget)}</h1><p class=\"muted\">{HtmlPage.Encode(latest.Kind)}, {HtmlPage.Encode(latest.Unit)}; {series.Count} runs.</p>"));
-        body.Append(SeriesChart.Render(series, changePoints));
+        body.Append(SeriesChart.Render(series, changePoints.Select(c => c.Index).ToList()));
         body.Append("<p class=\"muted\">Dashed red: the limit. Yellow: limit re-recorded. Purple: runtime changed. Orange: change point. Red points: runs that failed.</p>");
 
         var failed = series.Where(p => p.Failed).ToList();
@@ -37,8 +37,8 @@ internal static class BudgetPage
         body.Append(Invariant($"<h2>Change points ({changePoints.Count})</h2>"));
         body.Append(changePoints.Count == 0
             ? "<p class=\"muted\">None found.</p>"
-            : "<ul class=\"change-points\">" + string.Concat(changePoints.Select(i =>
-                Invariant($"<li>{HtmlPage.Commit(series[i].Commit, commitUrlTemplate)}: {HtmlPage.Number(series[i - 1].Measured)} to {HtmlPage.Number(series[i].Measured)}</li>"))) + "</ul>");
+            : "<ul class=\"change-points\">" + string.Concat(changePoints.Select(c =>
+                Invariant($"<li class=\"change-point\">{HtmlPage.Commit(c.Commit, commitUrlTemplate)}: median {HtmlPage.Number(c.MedianBefore)} to {HtmlPage.Number(c.MedianAfter)} {HtmlPage.Encode(latest.Unit)} ({c.RelativeShift:+0%;-0%})</li>"))) + "</ul>");
 
         body.Append("<h2>Every run</h2>");
         Table(body, "runs", series.Reverse().ToList(), commitUrlTemplate);

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Net;
 using System.Net.Http.Headers;
 using System.Text;
@@ -79,7 +80,118 @@ internal sealed class ResultsServerClient : IDisposable
         return response.IsSuccessStatusCode ? answer : throw Refused(response.StatusCode, answer);
     }
 
+    /// <summary>
+    /// The run of <paramref name="commit"/>, or on a miss the run of the nearest ancestor the server names; neither
+    /// when the server knows no ancestor with a run. Other refusals throw.
+    /// </summary>
+    public async Task<BaselineAnswer> BaselineOrNearestAsync(string project, string commit, IReadOnlyList<string> parents, string? token, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(parents);
+        var query = $"{RunsPath(project)}?commit={Uri.EscapeDataString(commit)}";
+        if (parents.Count > 0)
+        {
+            query += "&parents=" + Uri.EscapeDataString(string.Join(',', parents));
+        }
+
+        using var request = Get(query, token);
+        using var response = await SendAsync(request, cancellationToken);
+        var answer = await response.Content.ReadAsStringAsync(cancellationToken);
+        if (response.IsSuccessStatusCode)
+        {
+            return new BaselineAnswer(commit, commit, answer);
+        }
+
+        if (response.StatusCode != HttpStatusCode.NotFound || NearestAncestor(answer) is not { } nearest)
+        {
+            return response.StatusCode == HttpStatusCode.NotFound && IsMissingRun(answer)
+                ? new BaselineAnswer(commit, null, null)
+                : throw Refused(response.StatusCode, answer);
+        }
+
+        return new BaselineAnswer(commit, nearest, await BaselineAsync(project, nearest, [], cancellationToken, token));
+    }
+
+    /// <summary>The change points of the project's timed budgets on <paramref name="branch"/> within its last <paramref name="last"/> runs (all without).</summary>
+    /// <remarks><paramref name="minRuns"/> and <paramref name="minShift"/> override the server's change-point settings when given.</remarks>
+    public async Task<IReadOnlyList<ReportedChange>> ChangesAsync(string project, string branch, int? last, string? token, CancellationToken cancellationToken,
+        int? minRuns = null, double? minShift = null)
+    {
+        var query = $"api/projects/{Uri.EscapeDataString(project)}/changes?branch={Uri.EscapeDataString(branch)}";
+        if (last is { } n)
+        {
+            query += string.Create(CultureInfo.InvariantCulture, $"&last={n}");
+        }
+
+        if (minRuns is { } runs)
+        {
+            query += string.Create(CultureInfo.InvariantCulture, $"&minRuns={runs}");
+        }
+
+        if (minShift is { } shift)
+        {
+            query += string.Create(CultureInfo.InvariantCulture, $"&minShift={shift}");
+        }
+
+        using var request = Get(query, token);
+        using var response = await SendAsync(request, cancellationToken);
+        var answer = await response.Content.ReadAsStringAsync(cancellationToken);
+        if (!response.IsSuccessStatusCode)
+        {
+            throw Refused(response.StatusCode, answer);
+        }
+
+        try
+        {
+            return JsonNode.Parse(answer)!["changes"]!.AsArray()
+                .Select(c => new ReportedChange(
+                    c!["budget"]!.GetValue<string>(), c["kind"]!.GetValue<string>(), c["unit"]!.GetValue<string>(),
+                    c["commit"]!.GetValue<string>(), c["medianBefore"]!.GetValue<double>(), c["medianAfter"]!.GetValue<double>(),
+                    c["relativeShift"]!.GetValue<double>(), c["runsAfter"]!.GetValue<int>(), c["runtimeChanged"]!.GetValue<bool>()))
+                .ToList();
+        }
+        catch (Exception e) when (e is JsonException or InvalidOperationException or NullReferenceException or FormatException)
+        {
+            throw new ToolInputException($"The results server's list of changes cannot be read: {e.Message}", e);
+        }
+    }
+
     public void Dispose() => _http.Dispose();
+
+    private static HttpRequestMessage Get(string query, string? token)
+    {
+        var request = new HttpRequestMessage(HttpMethod.Get, query);
+        if (token is not null)
+        {
+            request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
+        }
+
+        return request;
+    }
+
+    private static string? NearestAncestor(string answer)
+    {
+        try
+        {
+            return JsonNode.Parse(answer)?["nearestAncestor"]?.GetValue<string>();
+        }
+        catch (Exception e) when (e is JsonException or InvalidOperationException)
+        {
+            return null;
+        }
+    }
+
+    // A 404 for a commit without a run carries nearestAncestor (null when none is known); one for an unknown project does not.
+    private static bool IsMissingRun(string answer)
+    {
+        try
+        {
+            return JsonNode.Parse(answer) is JsonObject problem && problem.ContainsKey("nearestAncestor");
+        }
+        catch (JsonException)
+        {
+            return false;
+        }
+    }
 
     private static string RunsPath(string project) => $"api/projects/{Uri.EscapeDataString(project)}/runs";
 

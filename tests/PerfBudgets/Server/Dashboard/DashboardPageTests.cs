@@ -59,4 +59,28 @@ public sealed class DashboardPageTests
         authorized.StatusCode.Should().Be(HttpStatusCode.OK);
         (await authorized.Content.ReadAsStringAsync(TestContext.Current.CancellationToken)).Should().Contain("Test.Budget0.BytesPerOp");
     }
+
+    [Fact]
+    public async Task A_timed_budgets_page_marks_the_commit_where_its_series_shifted()
+    {
+        await using var server = await RunningResultsServer.StartAsync();
+        double[] p99 = [12, 12.2, 11.9, 12.1, 12, 11.8, 15, 15.2, 14.9, 15.1, 15, 14.8];
+        for (var i = 0; i < p99.Length; i++)
+        {
+            var body = RunningResultsServer.UploadBody($"c{i}", resultsJson: RunningResultsServer.ResultsJson(budgets: 1, measured: p99[i]));
+            var figure = body["results"]!["results"]![0]!;
+            figure["budget"] = "Load.Api.P99Ms";
+            figure["kind"] = "p99-ms-max";
+            figure["unit"] = "ms";
+            figure["limit"] = 50;
+            using var response = await server.UploadAsync(body.ToJsonString());
+            response.StatusCode.Should().Be(HttpStatusCode.Created);
+        }
+
+        var html = await server.Http.GetStringAsync($"projects/{RunningResultsServer.Project}/budgets/Load.Api.P99Ms", TestContext.Current.CancellationToken);
+
+        html.Should().Contain("<h2>Change points (1)</h2>");
+        html.Should().Contain("<line class=\"change-point\"").And.Contain("<title>change point at c6</title>");
+        html.Should().MatchRegex("<li class=\"change-point\"><code[^>]*>c6</code>: median 12 to 15 ms \\(\\+25%\\)</li>");
+    }
 }
