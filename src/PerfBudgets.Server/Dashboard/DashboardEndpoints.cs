@@ -7,14 +7,23 @@ using PerfBudgets.Server.Storage;
 namespace PerfBudgets.Server.Dashboard;
 
 /// <summary>
-/// The dashboard's pages, served by the results server beside its API: <c>GET /projects/{project}[?branch=main]</c>
-/// and <c>GET /projects/{project}/budgets/{budget}[?branch=main]</c>. Reading follows the API's rule (public, or the
+/// The dashboard's pages, served by the results server beside its API: <c>GET /</c> (the projects),
+/// <c>GET /projects/{project}[?branch=main]</c> and <c>GET /projects/{project}/budgets/{budget}[?branch=main]</c>. Reading follows the API's rule (public, or the
 /// project's token with <c>--read-token-required</c>); a refusal or a miss is an HTML page with its status.
 /// </summary>
 internal static class DashboardEndpoints
 {
     public static void Map(IEndpointRouteBuilder routes)
     {
+        // The list of projects is public only where reading is: under --read-token-required a name is not given away.
+        foreach (var index in new[] { "/", "/projects" })
+        {
+            // As a Delegate, not a RequestDelegate: the IResult it answers is then written to the response.
+            routes.MapGet(index, (Delegate)((HttpContext context) => Page(context, async (storage, options, _) => options.ReadTokenRequired
+                ? throw new ServerInputException(StatusCodes.Status403Forbidden, "This server lists no projects: reading needs a project's token.")
+                : IndexPage.Render(await storage.ListProjectsAsync(context.RequestAborted)))));
+        }
+
         routes.MapGet("/projects/{project}", (HttpContext context, string project) => Page(context, async (storage, options, branch) =>
         {
             await ResultsEndpoints.AuthorizeReadAsync(context, storage, project);

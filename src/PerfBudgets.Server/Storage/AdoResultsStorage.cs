@@ -216,6 +216,23 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
         return series;
     }
 
+    public async Task<IReadOnlyList<ProjectSummary>> ListProjectsAsync(CancellationToken cancellationToken)
+    {
+        await using var connection = await OpenAsync(cancellationToken);
+        await using var command = Command(connection, null, """
+            SELECT p.name, COUNT(r.id), MAX(r.uploaded_utc) FROM projects p LEFT JOIN runs r ON r.project_id = p.id
+            GROUP BY p.name ORDER BY p.name
+            """);
+        var projects = new List<ProjectSummary>();
+        await using var reader = await command.ExecuteReaderAsync(cancellationToken);
+        while (await reader.ReadAsync(cancellationToken))
+        {
+            projects.Add(new ProjectSummary(reader.GetString(0), reader.GetInt64(1), reader.IsDBNull(2) ? null : ParseTime(reader.GetString(2))));
+        }
+
+        return projects;
+    }
+
     public async Task<(long Runs, long Results)> CountAsync(string project, CancellationToken cancellationToken)
     {
         await using var connection = await OpenAsync(cancellationToken);

@@ -3,8 +3,8 @@ using PerfBudgets.Server.Upload;
 namespace PerfBudgets.Server.Storage;
 
 /// <summary>
-/// Where the results server keeps projects and runs. SQLite now (<see cref="SqliteResultsStorage"/>); PostgreSQL is
-/// meant to be a second implementation of the same few calls.
+/// Where the results server keeps projects and runs: one SQLite file (<see cref="SqliteResultsStorage"/>) or a
+/// PostgreSQL database (<see cref="PostgresResultsStorage"/>), the same calls on both.
 /// </summary>
 internal interface IResultsStorage
 {
@@ -39,6 +39,9 @@ internal interface IResultsStorage
     /// on <paramref name="branch"/> only or on every branch when it is null; empty when no run has it.
     /// </summary>
     Task<IReadOnlyList<SeriesPoint>> GetSeriesAsync(string project, string budget, string? branch, CancellationToken cancellationToken);
+
+    /// <summary>Every project, by name, with its number of runs and its last upload.</summary>
+    Task<IReadOnlyList<ProjectSummary>> ListProjectsAsync(CancellationToken cancellationToken);
 
     /// <summary>How many runs and result rows project <paramref name="project"/> holds (for operators and tests).</summary>
     Task<(long Runs, long Results)> CountAsync(string project, CancellationToken cancellationToken);

@@ -43,6 +43,8 @@ public abstract class ResultsServerReadApiTests
         first["uploadedUtc"]!.GetValue<DateTimeOffset>().Should().BeCloseTo(DateTimeOffset.UtcNow, TimeSpan.FromMinutes(5));
         stored.Should().HaveCount(2).And.OnlyContain(b => b.Commit == "f1" && !b.Failed);
         (await server.Server.Storage.GetLatestAsync(RunningResultsServer.Project, "nowhere", TestContext.Current.CancellationToken)).Should().BeEmpty();
+        var projects = await server.Server.Storage.ListProjectsAsync(TestContext.Current.CancellationToken);
+        projects.Should().ContainSingle().Which.Should().Match<ProjectSummary>(p => p.Name == RunningResultsServer.Project && p.Runs == 3 && p.LastUploadUtc != null);
     }
 
     [Fact]

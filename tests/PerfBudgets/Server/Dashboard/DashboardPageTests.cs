@@ -83,4 +83,22 @@ public sealed class DashboardPageTests
         html.Should().Contain("<line class=\"change-point\"").And.Contain("<title>change point at c6</title>");
         html.Should().MatchRegex("<li class=\"change-point\"><code[^>]*>c6</code>: median 12 to 15 ms \\(\\+25%\\)</li>");
     }
+
+    [Fact]
+    public async Task The_index_lists_every_project_with_its_runs_unless_reading_needs_a_token()
+    {
+        await using var server = await RunningResultsServer.StartAsync();
+        await using var locked = await RunningResultsServer.StartAsync(readTokenRequired: true);
+        await server.Server.Storage.CreateProjectAsync("a&b", [1], TestContext.Current.CancellationToken);
+        await ResultsServerReadApiTests.UploadAsync(server, "a1", measured: 120);
+        await ResultsServerReadApiTests.UploadAsync(server, "a2", measured: 121);
+
+        var index = await server.Http.GetStringAsync("/", TestContext.Current.CancellationToken);
+        using var refused = await locked.Http.GetAsync("projects", TestContext.Current.CancellationToken);
+
+        index.Should().MatchRegex("<tr class=\"project\"><td><a href=\"/projects/a%26b\">a&amp;b</a></td><td class=\"number\">0</td><td>–</td></tr>");
+        index.Should().MatchRegex($"<tr class=\"project\"><td><a href=\"/projects/{RunningResultsServer.Project}\">{RunningResultsServer.Project}</a></td><td class=\"number\">2</td><td>20");
+        refused.StatusCode.Should().Be(HttpStatusCode.Forbidden);
+        (await refused.Content.ReadAsStringAsync(TestContext.Current.CancellationToken)).Should().NotContain(RunningResultsServer.Project + "<");
+    }
 }
