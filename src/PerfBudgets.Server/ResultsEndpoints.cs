@@ -113,12 +113,12 @@ internal static class ResultsEndpoints
     /// </summary>
     internal static string BudgetName(string segment) => segment.Replace("%2F", "/", StringComparison.OrdinalIgnoreCase);
 
-    // A read of an unknown project is 404. With ReadTokenRequired, a read needs the project's token as an upload does.
+    // A read of an unknown project is 404. With ReadTokenRequired, a read needs the project's read-only or write token.
     internal static async Task AuthorizeReadAsync(HttpContext context, IResultsStorage storage, string project)
     {
         if (context.RequestServices.GetRequiredService<ResultsServerOptions>().ReadTokenRequired)
         {
-            await AuthorizeAsync(context, storage, project);
+            await AuthorizeAsync(context, storage, project, reading: true);
             return;
         }
 
@@ -130,7 +130,8 @@ internal static class ResultsEndpoints
 
     // 401 without a bearer token, 403 with a wrong one; an unknown project answers 403 as a wrong token does, so that
     // a writer without a token cannot list projects.
-    private static async Task AuthorizeAsync(HttpContext context, IResultsStorage storage, string project)
+    // Reading takes the project's read-only token or its write token; writing only the write token.
+    private static async Task AuthorizeAsync(HttpContext context, IResultsStorage storage, string project, bool reading = false)
     {
         var header = context.Request.Headers.Authorization.ToString();
         const string Scheme = "Bearer ";
@@ -140,11 +141,20 @@ internal static class ResultsEndpoints
             throw new ServerInputException(StatusCodes.Status401Unauthorized, "This needs the project's token: Authorization: Bearer TOKEN.");
         }
 
+        var presented = header[Scheme.Length..].Trim();
         var hash = await storage.TokenHashAsync(project, context.RequestAborted);
-        if (hash is null || !ProjectToken.Matches(header[Scheme.Length..].Trim(), hash))
+        if (hash is not null && ProjectToken.Matches(presented, hash))
         {
-            throw new ServerInputException(StatusCodes.Status403Forbidden, $"The token is not project '{project}''s write token.");
+            return;
         }
+
+        if (reading && await storage.ReadTokenHashAsync(project, context.RequestAborted) is { } readHash && ProjectToken.Matches(presented, readHash))
+        {
+            return;
+        }
+
+        throw new ServerInputException(StatusCodes.Status403Forbidden,
+            reading ? $"The token is not one of project '{project}''s tokens." : $"The token is not project '{project}''s write token.");
     }
 
     // Read whole before parsing, bounded: a body without Content-Length is counted as it arrives.

@@ -28,7 +28,8 @@ internal sealed record ResultsServerOptions
     public string? CommitUrlTemplate { get; init; }
 
     /// <summary>
-    /// When true, every read (baseline, budgets, series) needs <c>Authorization: Bearer</c> with the project's token;
+    /// When true, every read (baseline, budgets, series, dashboard) needs <c>Authorization: Bearer</c> with the project's
+    /// read-only token or its write token;
     /// by default reading is public, as a team's dashboard usually is.
     /// </summary>
     public bool ReadTokenRequired { get; init; }

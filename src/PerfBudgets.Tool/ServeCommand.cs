@@ -7,7 +7,8 @@ namespace PerfBudgets.Tool;
 /// <summary>
 /// <c>perfbudgets serve [--database FILE | --postgres "Host=…"] [--url URL]</c>: the results server, SQLite in the
 /// current folder on <c>http://127.0.0.1:5080</c> by default, PostgreSQL with a connection string. <c>--add-project NAME</c> creates a project, prints its write token once
-/// (the server keeps only its hash) and exits.
+/// (the server keeps only its hash) and exits; <c>--add-read-token NAME</c> does the same for a read-only token, which
+/// a server started with <c>--read-token-required</c> takes for reads.
 /// </summary>
 internal static class ServeCommand
 {
@@ -19,8 +20,9 @@ internal static class ServeCommand
         var maxUpload = new Option<long>("--max-upload-bytes") { Description = "The largest upload accepted, in bytes.", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytes };
         var readTokenRequired = new Option<bool>("--read-token-required") { Description = "Reads (baseline, budgets, series, dashboard) need the project's token too; by default reading is public." };
         var commitUrl = new Option<string?>("--commit-url-template") { Description = "Where the dashboard links a commit, {commit} replaced by its hash, e.g. https://github.com/org/repo/commit/{commit}." };
+        var addReadToken = new Option<string?>("--add-read-token") { Description = "Make a new read-only token for this project (replacing any earlier one), print it and exit." };
         var addProject = new Option<string?>("--add-project") { Description = "Create this project, print its write token and exit." };
-        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject };
+        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -39,6 +41,14 @@ internal static class ServeCommand
             {
                 var token = ProjectToken.NewToken();
                 await server.Storage.CreateProjectAsync(project, ProjectToken.Hash(token), cancellationToken);
+                Console.WriteLine(token);
+                return 0;
+            }
+
+            if (parseResult.GetValue(addReadToken) is { } readProject)
+            {
+                var token = ProjectToken.NewToken();
+                await server.Storage.SetReadTokenAsync(readProject, ProjectToken.Hash(token), cancellationToken);
                 Console.WriteLine(token);
                 return 0;
             }

@@ -53,6 +53,30 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
         return await command.ExecuteScalarAsync(cancellationToken) as byte[];
     }
 
+    public async Task SetReadTokenAsync(string name, byte[] tokenSha256, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(tokenSha256);
+        var updated = await WriteAsync(async (connection, transaction) =>
+        {
+            await using var command = Command(connection, transaction, "UPDATE projects SET read_token_sha256 = @hash WHERE name = @name");
+            Add(command, "@name", name, DbType.String);
+            Add(command, "@hash", tokenSha256, DbType.Binary);
+            return (long)await command.ExecuteNonQueryAsync(cancellationToken);
+        }, cancellationToken);
+        if (updated == 0)
+        {
+            throw new ServerInputException(404, $"There is no project '{name}'.");
+        }
+    }
+
+    public async Task<byte[]?> ReadTokenHashAsync(string name, CancellationToken cancellationToken)
+    {
+        await using var connection = await OpenAsync(cancellationToken);
+        await using var command = Command(connection, null, "SELECT read_token_sha256 FROM projects WHERE name = @name");
+        Add(command, "@name", name, DbType.String);
+        return await command.ExecuteScalarAsync(cancellationToken) as byte[];
+    }
+
     public Task<long> AddRunAsync(string project, RunUpload run, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(run);

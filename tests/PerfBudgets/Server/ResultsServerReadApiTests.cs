@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Http.Headers;
 using System.Text.Json.Nodes;
 using PerfBudgets.Server.Storage;
+using PerfBudgets.Server.Tokens;
 
 using PerfBudgets.Tests.Server.Postgres;
 
@@ -85,20 +86,34 @@ public abstract class ResultsServerReadApiTests
     }
 
     [Fact]
-    public async Task A_server_started_with_read_token_required_answers_reads_only_with_the_projects_token()
+    public async Task A_server_started_with_read_token_required_answers_reads_only_with_the_projects_write_or_read_token()
     {
         await using var server = await StartAsync(readTokenRequired: true);
         await UploadAsync(server, "a1", measured: 120);
+        var readToken = ProjectToken.NewToken();
+        await server.Server.Storage.SetReadTokenAsync(RunningResultsServer.Project, ProjectToken.Hash(readToken), TestContext.Current.CancellationToken);
         var path = $"api/projects/{RunningResultsServer.Project}/budgets";
 
         using var anonymous = await server.Http.GetAsync(path, TestContext.Current.CancellationToken);
         using var baseline = await server.Http.GetAsync($"api/projects/{RunningResultsServer.Project}/runs?commit=a1", TestContext.Current.CancellationToken);
-        using var request = new HttpRequestMessage(HttpMethod.Get, path) { Headers = { Authorization = new AuthenticationHeaderValue("Bearer", server.Token) } };
-        using var authorized = await server.Http.SendAsync(request, TestContext.Current.CancellationToken);
+        using var wrong = await GetAsync(server, path, new string('0', 64));
+        using var withWriteToken = await GetAsync(server, path, server.Token);
+        using var withReadToken = await GetAsync(server, $"api/projects/{RunningResultsServer.Project}/runs?commit=a1", readToken);
+        using var uploadWithReadToken = await server.UploadAsync(RunningResultsServer.UploadBody("a2").ToJsonString(), token: readToken);
 
         anonymous.StatusCode.Should().Be(HttpStatusCode.Unauthorized);
         baseline.StatusCode.Should().Be(HttpStatusCode.Unauthorized);
-        authorized.StatusCode.Should().Be(HttpStatusCode.OK);
+        wrong.StatusCode.Should().Be(HttpStatusCode.Forbidden);
+        withWriteToken.StatusCode.Should().Be(HttpStatusCode.OK);
+        withReadToken.StatusCode.Should().Be(HttpStatusCode.OK);
+        uploadWithReadToken.StatusCode.Should().Be(HttpStatusCode.Forbidden, "a read-only token does not upload");
+        (await server.CountAsync()).Runs.Should().Be(1);
+    }
+
+    private static async Task<HttpResponseMessage> GetAsync(RunningResultsServer server, string path, string token)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Get, path) { Headers = { Authorization = new AuthenticationHeaderValue("Bearer", token) } };
+        return await server.Http.SendAsync(request, TestContext.Current.CancellationToken);
     }
 
     internal static async Task UploadAsync(RunningResultsServer server, string commit, double measured, string verdict = "pass",

@@ -5,17 +5,20 @@ namespace PerfBudgets.Tests.Server;
 
 public sealed class SchemaMigratorTests : IDisposable
 {
+    // Version 3 creates the commit graph and seeds it from the parents stored with each run.
+    private const int BeforeCommitGraph = 2;
+
     private readonly string _folder = Directory.CreateTempSubdirectory("perfbudgets-schema-").FullName;
 
     private string DatabasePath => Path.Combine(_folder, "results.db");
 
     [Fact]
-    public async Task A_database_one_version_behind_is_migrated_forward_on_start_and_keeps_its_rows()
+    public async Task A_database_from_before_the_commit_graph_is_migrated_forward_on_start_seeding_it_and_keeping_its_rows()
     {
-        SchemaMigrator.LatestVersion.Should().BeGreaterThan(1);
+        SchemaMigrator.LatestVersion.Should().BeGreaterThan(BeforeCommitGraph);
         using (var connection = Open())
         {
-            SchemaMigrator.Migrate(connection, StorageProvider.Sqlite, targetVersion: SchemaMigrator.LatestVersion - 1).Should().Be(SchemaMigrator.LatestVersion - 1);
+            SchemaMigrator.Migrate(connection, StorageProvider.Sqlite, targetVersion: BeforeCommitGraph).Should().Be(BeforeCommitGraph);
             using var insert = connection.CreateCommand();
             insert.CommandText = """
                 INSERT INTO projects (id, name, token_sha256, created_utc) VALUES (1, 'old', x'00', '2026-01-01');
@@ -29,6 +32,7 @@ public sealed class SchemaMigratorTests : IDisposable
         using (var storage = new SqliteResultsStorage(DatabasePath))
         {
             (await storage.TokenHashAsync("old", TestContext.Current.CancellationToken)).Should().Equal(0);
+            (await storage.ReadTokenHashAsync("old", TestContext.Current.CancellationToken)).Should().BeNull();
             // The newest migration seeds the commit graph from the parents stored with each run.
             (await storage.NearestAncestorWithRunAsync("old", "c1", ["b1"], TestContext.Current.CancellationToken)).Should().Be("b1");
         }

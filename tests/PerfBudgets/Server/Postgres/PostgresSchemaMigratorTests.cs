@@ -7,15 +7,17 @@ namespace PerfBudgets.Tests.Server.Postgres;
 [Collection(PostgresCollection.Name)]
 public sealed class PostgresSchemaMigratorTests(PostgresCluster cluster)
 {
+    // Version 3 creates the commit graph and seeds it from the parents stored with each run.
+    private const int BeforeCommitGraph = 2;
+
     [Fact]
-    public async Task A_database_one_version_behind_is_migrated_forward_on_start_and_keeps_its_rows()
+    public async Task A_database_from_before_the_commit_graph_is_migrated_forward_on_start_seeding_it_and_keeping_its_rows()
     {
         var connectionString = await cluster.NewDatabaseAsync();
         await using (var connection = new NpgsqlConnection(connectionString))
         {
             await connection.OpenAsync(TestContext.Current.CancellationToken);
-            SchemaMigrator.Migrate(connection, StorageProvider.Postgres, targetVersion: SchemaMigrator.LatestVersion - 1)
-                .Should().Be(SchemaMigrator.LatestVersion - 1);
+            SchemaMigrator.Migrate(connection, StorageProvider.Postgres, targetVersion: BeforeCommitGraph).Should().Be(BeforeCommitGraph);
             await using var insert = new NpgsqlCommand("""
                 INSERT INTO projects (id, name, token_sha256, created_utc) VALUES (1, 'old', '\x00', '2026-01-01');
                 INSERT INTO runs (id, project_id, commit_sha, branch, runtime, machine, uploaded_utc, results_json)
@@ -28,12 +30,15 @@ public sealed class PostgresSchemaMigratorTests(PostgresCluster cluster)
         using (var storage = new PostgresResultsStorage(connectionString))
         {
             (await storage.TokenHashAsync("old", TestContext.Current.CancellationToken)).Should().Equal(0);
+            (await storage.ReadTokenHashAsync("old", TestContext.Current.CancellationToken)).Should().BeNull();
             (await storage.NearestAncestorWithRunAsync("old", "c1", ["b1"], TestContext.Current.CancellationToken)).Should().Be("b1");
         }
 
         await using var reopened = new NpgsqlConnection(connectionString);
         await reopened.OpenAsync(TestContext.Current.CancellationToken);
         SchemaMigrator.CurrentVersion(reopened).Should().Be(SchemaMigrator.LatestVersion);
+        await using var seeded = new NpgsqlCommand("SELECT COUNT(*) FROM commit_parents WHERE commit_sha = 'b1' AND parent_sha = 'a1'", reopened);
+        (await seeded.ExecuteScalarAsync(TestContext.Current.CancellationToken)).Should().Be(1L);
     }
 
     [Fact]
