@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 using Npgsql;
 
 namespace PerfBudgets.Tests.Server.Postgres;
@@ -16,6 +17,10 @@ namespace PerfBudgets.Tests.Server.Postgres;
 public sealed class PostgresCluster : IAsyncLifetime
 {
     private const string Database = "perfbudgets_tests";
+    private const string FolderPrefix = "perfbudgets-pg-";
+
+    // The id of the test process that started a cluster, so that a later run can stop one whose process was killed.
+    private const string OwnerFile = "owner.pid";
     private static readonly TimeSpan CommandTimeout = TimeSpan.FromSeconds(60);
 
     private string? _folder;
@@ -37,7 +42,9 @@ public sealed class PostgresCluster : IAsyncLifetime
             return;
         }
 
-        _folder = Directory.CreateTempSubdirectory("perfbudgets-pg-").FullName;
+        await StopAbandonedClustersAsync();
+        _folder = Directory.CreateTempSubdirectory(FolderPrefix).FullName;
+        await File.WriteAllTextAsync(Path.Combine(_folder, OwnerFile), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
         var data = Path.Combine(_folder, "data");
         if (Environment.UserName == "root")
         {
@@ -102,6 +109,47 @@ public sealed class PostgresCluster : IAsyncLifetime
         finally
         {
             Directory.Delete(_folder, recursive: true);
+        }
+    }
+
+    // A test process killed before its fixture ended leaves its postgres running: stop and delete every cluster of
+    // ours whose owner process is gone.
+    private async Task StopAbandonedClustersAsync()
+    {
+        foreach (var folder in Directory.GetDirectories(Path.GetTempPath(), FolderPrefix + "*"))
+        {
+            var owner = Path.Combine(folder, OwnerFile);
+            if (!File.Exists(owner) || !int.TryParse(await File.ReadAllTextAsync(owner), out var pid) || IsRunning(pid))
+            {
+                continue;
+            }
+
+            try
+            {
+                if (File.Exists(Path.Combine(folder, "data", "postmaster.pid")))
+                {
+                    await RunAsync(Path.Combine(_bin!, "pg_ctl"), ["-D", Path.Combine(folder, "data"), "-m", "immediate", "-w", "stop"], asPostgres: true);
+                }
+
+                Directory.Delete(folder, recursive: true);
+            }
+            catch (Exception e) when (e is InvalidOperationException or IOException or UnauthorizedAccessException)
+            {
+                // Someone else's folder, or one being removed: not this run's business.
+            }
+        }
+    }
+
+    private static bool IsRunning(int pid)
+    {
+        try
+        {
+            using var process = Process.GetProcessById(pid);
+            return !process.HasExited;
+        }
+        catch (ArgumentException)
+        {
+            return false;
         }
     }
 
