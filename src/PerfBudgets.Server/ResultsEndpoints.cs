@@ -129,8 +129,8 @@ internal static class ResultsEndpoints
     }
 
     // 401 without a bearer token, 403 with a wrong one; an unknown project answers 403 as a wrong token does, so that
-    // a writer without a token cannot list projects.
-    // Reading takes the project's read-only token or its write token; writing only the write token.
+    // a writer without a token cannot list projects. Reading takes the project's read-only token or its write token;
+    // writing only the write token.
     private static async Task AuthorizeAsync(HttpContext context, IResultsStorage storage, string project, bool reading = false)
     {
         var header = context.Request.Headers.Authorization.ToString();

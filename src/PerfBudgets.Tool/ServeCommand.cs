@@ -5,10 +5,11 @@ using PerfBudgets.Server.Tokens;
 namespace PerfBudgets.Tool;
 
 /// <summary>
-/// <c>perfbudgets serve [--database FILE | --postgres "Host=…"] [--url URL]</c>: the results server, SQLite in the
-/// current folder on <c>http://127.0.0.1:5080</c> by default, PostgreSQL with a connection string. <c>--add-project NAME</c> creates a project, prints its write token once
-/// (the server keeps only its hash) and exits; <c>--add-read-token NAME</c> does the same for a read-only token, which
-/// a server started with <c>--read-token-required</c> takes for reads.
+/// <c>perfbudgets serve [--database FILE | --postgres "Host=…"] [--url URL]</c>: the results server and its dashboard,
+/// SQLite in the current folder on <c>http://127.0.0.1:5080</c> by default, PostgreSQL with a connection string.
+/// <c>--add-project NAME</c> creates a project, prints its write token once (the server keeps only its hash) and exits;
+/// <c>--add-read-token NAME</c> does the same for a read-only token, which a server started with
+/// <c>--read-token-required</c> takes for reads.
 /// </summary>
 internal static class ServeCommand
 {
@@ -55,7 +56,7 @@ internal static class ServeCommand
 
             // The connection string may hold a password: only its host and database are printed.
             var where = connectionString is null ? Path.GetFullPath(options.DatabasePath) : PostgresWhere(connectionString);
-            Console.Error.WriteLine($"perfbudgets serve: {where} on {options.Url} (dashboard: {options.Url}/projects/NAME)");
+            Console.Error.WriteLine($"perfbudgets serve: {where} on {options.Url} (dashboard: {options.Url}/)");
             await server.RunAsync();
             return 0;
         }));
