@@ -42,9 +42,9 @@ internal static class CommandAction
         }
     }
 
-    // The harness's own exceptions for bad files, and the file system's for files that cannot be read or written.
+    // The harness's own exceptions for bad files (and the results server's refusals), and the file system's for files that cannot be read or written.
     private static bool IsBadInput(Exception e) =>
-        e is ToolInputException or LocustStatsException or BudgetFileException or BaselineFileException or DocTablesException or JsonException or IOException or UnauthorizedAccessException;
+        e is ToolInputException or PerfBudgets.Server.ServerInputException or LocustStatsException or BudgetFileException or BaselineFileException or DocTablesException or JsonException or IOException or UnauthorizedAccessException;
 
     private static int Report(Exception e)
     {

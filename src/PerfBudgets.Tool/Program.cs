@@ -18,6 +18,11 @@ internal static class Program
             ProposeCommand.Create(),
             DocsCommand.Create(),
             BaselineRunCommand.Create(),
+            ServeCommand.Create(),
+            UploadCommand.Create(),
+            BaselineCommand.Create(),
+            ChangesCommand.Create(),
+            SummaryCommand.Create(),
         };
         return root.Parse(args).InvokeAsync();
     }

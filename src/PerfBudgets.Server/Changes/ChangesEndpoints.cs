@@ -1,0 +1,67 @@
+using System.Globalization;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.DependencyInjection;
+using PerfBudgets.Server.Storage;
+
+namespace PerfBudgets.Server.Changes;
+
+/// <summary>
+/// <c>GET /api/projects/{project}/changes?branch=main[&amp;last=N][&amp;minRuns=5][&amp;minShift=0.1]</c>: the change
+/// points of the project's timed budgets on the branch (<see cref="ProjectChanges"/>). Read access as the other reads.
+/// </summary>
+internal static class ChangesEndpoints
+{
+    public static void Map(IEndpointRouteBuilder routes) =>
+        routes.MapGet("/api/projects/{project}/changes", async (HttpContext context, string project) =>
+        {
+            try
+            {
+                return await ChangesAsync(context, project);
+            }
+            catch (ServerInputException e)
+            {
+                return Results.Problem(statusCode: e.StatusCode, detail: e.Message);
+            }
+        });
+
+    private static async Task<IResult> ChangesAsync(HttpContext context, string project)
+    {
+        var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
+        await ResultsEndpoints.AuthorizeReadAsync(context, storage, project);
+        var query = context.Request.Query;
+        var branch = query["branch"].ToString() is { Length: > 0 } named ? named : "main";
+        int? last = query["last"].Count > 0 ? Positive("last", query["last"].ToString()) : null;
+        var settings = new ChangePointSettings
+        {
+            MinSegmentLength = query["minRuns"].Count > 0 ? Positive("minRuns", query["minRuns"].ToString()) : ChangePointSettings.Default.MinSegmentLength,
+            MinRelativeShift = query["minShift"].Count > 0 ? Fraction("minShift", query["minShift"].ToString()) : ChangePointSettings.Default.MinRelativeShift,
+        };
+        if (settings.MinSegmentLength < 2)
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest, "minRuns is at least 2: a level of one run is one run.");
+        }
+
+        var changes = await ProjectChanges.FindAsync(storage, project, branch, last, new ChangePointFinder(settings), context.RequestAborted);
+        return Results.Json(new
+        {
+            project,
+            branch,
+            last,
+            minRuns = settings.MinSegmentLength,
+            minShift = settings.MinRelativeShift,
+            changes,
+        });
+    }
+
+    private static int Positive(string name, string value) =>
+        int.TryParse(value, NumberStyles.None, CultureInfo.InvariantCulture, out var n) && n > 0
+            ? n
+            : throw new ServerInputException(StatusCodes.Status400BadRequest, $"{name} must be a whole number of runs, at least 1 (was '{value}').");
+
+    private static double Fraction(string name, string value) =>
+        double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out var f) && f > 0 && double.IsFinite(f)
+            ? f
+            : throw new ServerInputException(StatusCodes.Status400BadRequest, $"{name} must be a positive fraction, e.g. 0.1 for 10% (was '{value}').");
+}

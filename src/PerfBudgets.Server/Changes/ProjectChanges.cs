@@ -1,0 +1,48 @@
+using PerfBudgets.Server.Storage;
+
+namespace PerfBudgets.Server.Changes;
+
+/// <summary>
+/// The change points of a project's timed budgets on one branch: each timed budget of the branch's latest run, its
+/// series over the branch's runs (<see cref="IResultsStorage.GetSeriesAsync"/>), and <see cref="ChangePointFinder"/>
+/// on it.
+/// </summary>
+internal static class ProjectChanges
+{
+    /// <summary>
+    /// Every change point of <paramref name="project"/>'s timed budgets on <paramref name="branch"/>, by budget then
+    /// commit; only those within the last <paramref name="lastRuns"/> runs of each series when it is given.
+    /// </summary>
+    public static async Task<IReadOnlyList<BudgetChange>> FindAsync(IResultsStorage storage, string project, string branch, int? lastRuns,
+        ChangePointFinder finder, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(storage);
+        ArgumentNullException.ThrowIfNull(finder);
+        var changes = new List<BudgetChange>();
+        foreach (var budget in await storage.GetLatestAsync(project, branch, cancellationToken))
+        {
+            if (!ChangePointFinder.IsTimed(budget.Kind))
+            {
+                continue;
+            }
+
+            // Runs that measured nothing, or measured it as another kind (a budget redefined), are no level of it.
+            var series = (await storage.GetSeriesAsync(project, budget.Budget, branch, cancellationToken))
+                .Where(p => p.Kind == budget.Kind && p.Verdict != "not-measured" && double.IsFinite(p.Measured))
+                .ToList();
+            foreach (var change in finder.Find(series.Select(p => new CommitFigure(p.Commit, p.Measured)).ToList()))
+            {
+                var runsAfter = series.Count - change.Index;
+                if (lastRuns is { } last && runsAfter > last)
+                {
+                    continue;
+                }
+
+                changes.Add(new BudgetChange(budget.Budget, budget.Kind, budget.Unit, change.Commit, change.Index, runsAfter,
+                    change.MedianBefore, change.MedianAfter, change.RelativeShift, series[change.Index].RuntimeChanged));
+            }
+        }
+
+        return changes;
+    }
+}

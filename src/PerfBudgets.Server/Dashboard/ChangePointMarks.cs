@@ -1,0 +1,34 @@
+using PerfBudgets.Server.Changes;
+using PerfBudgets.Server.Storage;
+
+namespace PerfBudgets.Server.Dashboard;
+
+/// <summary>
+/// CHANGE-POINT HOOK: where a budget's series shifted, drawn on the budget page's chart as a mark at the commit of
+/// each change point (<c>line.change-point</c>) and listed under it. The points come from <see cref="ChangePointFinder"/>
+/// on the same runs the changes endpoint reads (<see cref="ProjectChanges"/>): only timed kinds, and only runs that
+/// measured the budget as its latest kind.
+/// </summary>
+internal static class ChangePointMarks
+{
+    /// <summary>
+    /// The change points of <paramref name="series"/> (oldest first), each with <see cref="ChangePoint.Index"/> the index
+    /// into <paramref name="series"/> of the first run of the new level; none for a kind that is not timed.
+    /// </summary>
+    public static IReadOnlyList<ChangePoint> Find(IReadOnlyList<SeriesPoint> series)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        if (series.Count == 0 || !ChangePointFinder.IsTimed(series[^1].Kind))
+        {
+            return [];
+        }
+
+        var kind = series[^1].Kind;
+        var measured = series.Select((point, index) => (Point: point, Index: index))
+            .Where(p => p.Point.Kind == kind && p.Point.Verdict != "not-measured" && double.IsFinite(p.Point.Measured))
+            .ToList();
+        return new ChangePointFinder().Find(measured.Select(p => new CommitFigure(p.Point.Commit, p.Point.Measured)).ToList())
+            .Select(change => change with { Index = measured[change.Index].Index })
+            .ToList();
+    }
+}

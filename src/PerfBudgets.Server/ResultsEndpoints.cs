@@ -1,0 +1,186 @@
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.DependencyInjection;
+using PerfBudgets.Server.Storage;
+using PerfBudgets.Server.Tokens;
+using PerfBudgets.Server.Upload;
+
+namespace PerfBudgets.Server;
+
+/// <summary>
+/// The server's API. <c>POST /api/projects/{project}/runs</c> stores a run (project token required);
+/// <c>GET /api/projects/{project}/runs?commit=SHA[&amp;parents=P1,P2]</c> answers that commit's <c>results.json</c>, or
+/// 404 naming the nearest ancestor that has one; <c>GET /api/projects/{project}/budgets?branch=main</c> answers every
+/// budget of the branch's latest run and <c>GET /api/projects/{project}/budgets/{budget}/series[?branch=main]</c> one
+/// budget's figure over runs. Every refusal is a JSON problem body (RFC 9457) and stores nothing.
+/// </summary>
+internal static class ResultsEndpoints
+{
+    public static void Map(IEndpointRouteBuilder routes)
+    {
+        routes.MapPost("/api/projects/{project}/runs", (HttpContext context, string project) => Refusing(() => UploadAsync(context, project)));
+        routes.MapGet("/api/projects/{project}/runs", (HttpContext context, string project) => Refusing(() => BaselineAsync(context, project)));
+        routes.MapGet("/api/projects/{project}/budgets", (HttpContext context, string project) => Refusing(() => LatestAsync(context, project)));
+        routes.MapGet("/api/projects/{project}/budgets/{budget}/series", (HttpContext context, string project, string budget) =>
+            Refusing(() => SeriesAsync(context, project, BudgetName(budget))));
+    }
+
+    private static async Task<IResult> Refusing(Func<Task<IResult>> handle)
+    {
+        try
+        {
+            return await handle();
+        }
+        catch (ServerInputException e)
+        {
+            return Results.Problem(statusCode: e.StatusCode, detail: e.Message);
+        }
+        catch (BadHttpRequestException e)
+        {
+            // Kestrel's own refusals while the body is read: over MaxRequestBodySize (413) or cut short (400).
+            return Results.Problem(statusCode: e.StatusCode, detail: e.Message);
+        }
+    }
+
+    private static async Task<IResult> UploadAsync(HttpContext context, string project)
+    {
+        var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
+        var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
+        await AuthorizeAsync(context, storage, project);
+        if (!context.Request.HasJsonContentType())
+        {
+            throw new ServerInputException(StatusCodes.Status415UnsupportedMediaType, "An upload is JSON: send Content-Type: application/json.");
+        }
+
+        var body = await ReadBodyAsync(context.Request, options.MaxUploadBytes, context.RequestAborted);
+        var run = UploadParser.Parse(body);
+        var runId = await storage.AddRunAsync(project, run, context.RequestAborted);
+        return Results.Created($"/api/projects/{Uri.EscapeDataString(project)}/runs?commit={Uri.EscapeDataString(run.Commit)}",
+            new { runId, project, commit = run.Commit, results = run.Results.Count });
+    }
+
+    private static async Task<IResult> BaselineAsync(HttpContext context, string project)
+    {
+        var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
+        var commit = context.Request.Query["commit"].ToString();
+        if (string.IsNullOrWhiteSpace(commit))
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest, "Name the commit: ?commit=SHA.");
+        }
+
+        await AuthorizeReadAsync(context, storage, project);
+        if (await storage.RunResultsAsync(project, commit, context.RequestAborted) is { } results)
+        {
+            return Results.Text(results, "application/json");
+        }
+
+        var parents = context.Request.Query["parents"].ToString()
+            .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        var nearest = await storage.NearestAncestorWithRunAsync(project, commit, parents, context.RequestAborted);
+        var message = nearest is null
+            ? $"Project '{project}' has no run of commit {commit}, and none of an ancestor it knows of (pass ?parents= to name the commit's parents)."
+            : $"Project '{project}' has no run of commit {commit}; the nearest ancestor with a run is {nearest}.";
+        return Results.Problem(statusCode: StatusCodes.Status404NotFound, detail: message,
+            extensions: new Dictionary<string, object?> { ["nearestAncestor"] = nearest });
+    }
+
+    // Every budget of the project's latest run on ?branch= (main when absent), by name.
+    private static async Task<IResult> LatestAsync(HttpContext context, string project)
+    {
+        var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
+        await AuthorizeReadAsync(context, storage, project);
+        var branch = context.Request.Query["branch"].ToString() is { Length: > 0 } named ? named : "main";
+        return Results.Json(await storage.GetLatestAsync(project, branch, context.RequestAborted));
+    }
+
+    // One budget's figure in every run that has it, oldest first; on ?branch= only when given, else on every branch.
+    private static async Task<IResult> SeriesAsync(HttpContext context, string project, string budget)
+    {
+        var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
+        await AuthorizeReadAsync(context, storage, project);
+        var branch = context.Request.Query["branch"].ToString() is { Length: > 0 } named ? named : null;
+        var series = await storage.GetSeriesAsync(project, budget, branch, context.RequestAborted);
+        return series.Count > 0
+            ? Results.Json(series)
+            : throw new ServerInputException(StatusCodes.Status404NotFound,
+                $"Project '{project}' has no run with budget '{budget}'{(branch is null ? "" : $" on branch '{branch}'")}.");
+    }
+
+    /// <summary>
+    /// The budget named by a route segment. Kestrel decodes every escape in a path but <c>%2F</c>, so that a segment
+    /// cannot become two; a budget whose name holds a '/' arrives with it still escaped.
+    /// </summary>
+    internal static string BudgetName(string segment) => segment.Replace("%2F", "/", StringComparison.OrdinalIgnoreCase);
+
+    // A read of an unknown project is 404. With ReadTokenRequired, a read needs the project's read-only or write token.
+    internal static async Task AuthorizeReadAsync(HttpContext context, IResultsStorage storage, string project)
+    {
+        if (context.RequestServices.GetRequiredService<ResultsServerOptions>().ReadTokenRequired)
+        {
+            await AuthorizeAsync(context, storage, project, reading: true);
+            return;
+        }
+
+        if (await storage.TokenHashAsync(project, context.RequestAborted) is null)
+        {
+            throw new ServerInputException(StatusCodes.Status404NotFound, $"There is no project '{project}'.");
+        }
+    }
+
+    // 401 without a bearer token, 403 with a wrong one; an unknown project answers 403 as a wrong token does, so that
+    // a writer without a token cannot list projects. Reading takes the project's read-only token or its write token;
+    // writing only the write token.
+    private static async Task AuthorizeAsync(HttpContext context, IResultsStorage storage, string project, bool reading = false)
+    {
+        var header = context.Request.Headers.Authorization.ToString();
+        const string Scheme = "Bearer ";
+        if (!header.StartsWith(Scheme, StringComparison.OrdinalIgnoreCase) || header.Length == Scheme.Length)
+        {
+            context.Response.Headers.WWWAuthenticate = "Bearer";
+            throw new ServerInputException(StatusCodes.Status401Unauthorized, "This needs the project's token: Authorization: Bearer TOKEN.");
+        }
+
+        var presented = header[Scheme.Length..].Trim();
+        var hash = await storage.TokenHashAsync(project, context.RequestAborted);
+        if (hash is not null && ProjectToken.Matches(presented, hash))
+        {
+            return;
+        }
+
+        if (reading && await storage.ReadTokenHashAsync(project, context.RequestAborted) is { } readHash && ProjectToken.Matches(presented, readHash))
+        {
+            return;
+        }
+
+        throw new ServerInputException(StatusCodes.Status403Forbidden,
+            reading ? $"The token is not one of project '{project}''s tokens." : $"The token is not project '{project}''s write token.");
+    }
+
+    // Read whole before parsing, bounded: a body without Content-Length is counted as it arrives.
+    private static async Task<ReadOnlyMemory<byte>> ReadBodyAsync(HttpRequest request, long maxBytes, CancellationToken cancellationToken)
+    {
+        if (request.ContentLength > maxBytes)
+        {
+            throw TooLarge(maxBytes);
+        }
+
+        using var buffer = new MemoryStream();
+        var chunk = new byte[81920];
+        int read;
+        while ((read = await request.Body.ReadAsync(chunk, cancellationToken)) > 0)
+        {
+            if (buffer.Length + read > maxBytes)
+            {
+                throw TooLarge(maxBytes);
+            }
+
+            buffer.Write(chunk, 0, read);
+        }
+
+        return buffer.GetBuffer().AsMemory(0, (int)buffer.Length);
+    }
+
+    private static ServerInputException TooLarge(long maxBytes) =>
+        new(StatusCodes.Status413PayloadTooLarge, $"The upload is larger than the server's limit of {maxBytes} bytes.");
+}

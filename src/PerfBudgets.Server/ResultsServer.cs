@@ -1,0 +1,80 @@
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
+using PerfBudgets.Server.Storage;
+
+namespace PerfBudgets.Server;
+
+/// <summary>
+/// The results server: a Kestrel app over an <see cref="IResultsStorage"/> answering the API of
+/// <see cref="ResultsEndpoints"/>. <c>perfbudgets serve</c> runs it; tests start it on 127.0.0.1 port 0.
+/// </summary>
+internal sealed class ResultsServer : IAsyncDisposable
+{
+    private readonly WebApplication _app;
+    private bool _started;
+
+    private ResultsServer(WebApplication app, AdoResultsStorage storage)
+    {
+        _app = app;
+        Storage = storage;
+    }
+
+    /// <summary>The storage the server writes to (tests read it back directly).</summary>
+    public IResultsStorage Storage { get; }
+
+    /// <summary>The address actually bound (port 0 resolved), once started.</summary>
+    public Uri Address => new(_app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First());
+
+    /// <summary>Opens (and migrates) the database and builds the app; nothing listens until <see cref="StartAsync"/>.</summary>
+    public static ResultsServer Create(ResultsServerOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        AdoResultsStorage storage = options.PostgresConnectionString is { } postgres
+            ? new PostgresResultsStorage(postgres)
+            : new SqliteResultsStorage(options.DatabasePath);
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Logging.ClearProviders();
+        builder.WebHost.UseUrls(options.Url);
+        // Kestrel refuses a larger body itself (413) before the endpoint reads it; the endpoint checks again for
+        // bodies without a Content-Length.
+        builder.WebHost.ConfigureKestrel(kestrel => kestrel.Limits.MaxRequestBodySize = options.MaxUploadBytes);
+        builder.Services.AddSingleton<IResultsStorage>(storage);
+        builder.Services.AddSingleton(options);
+        builder.Services.AddProblemDetails();
+        var app = builder.Build();
+        ResultsEndpoints.Map(app);
+        Dashboard.DashboardEndpoints.Map(app);
+        Changes.ChangesEndpoints.Map(app);
+        return new ResultsServer(app, storage);
+    }
+
+    public Task StartAsync(CancellationToken cancellationToken = default)
+    {
+        _started = true;
+        return _app.StartAsync(cancellationToken);
+    }
+
+    /// <summary>Serves until the process is stopped (Ctrl+C).</summary>
+    public async Task RunAsync()
+    {
+        await StartAsync();
+        await _app.WaitForShutdownAsync();
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        if (_started)
+        {
+            await _app.StopAsync();
+        }
+
+        await _app.DisposeAsync();
+        ((IDisposable)Storage).Dispose();
+    }
+}

@@ -1,0 +1,31 @@
+namespace PerfBudgets.Server.Storage;
+
+/// <summary>
+/// One budget of a project's latest run on a branch: its figure against its limit, the verdict the gate gave, and the
+/// run it comes from. Field names follow <c>results.json</c> (<c>budget, kind, unit, measured, limit, verdict</c>).
+/// </summary>
+/// <param name="Budget">The budget's name.</param>
+/// <param name="Kind">Its kind (e.g. <c>allocated-bytes-per-op</c>).</param>
+/// <param name="Unit">The unit of <paramref name="Measured"/> and <paramref name="Limit"/>.</param>
+/// <param name="Measured">The figure the run measured.</param>
+/// <param name="Limit">The limit it was held to, null for an info figure.</param>
+/// <param name="Verdict">The gate's verdict: <c>pass, fail, info, warn, not-measured</c>.</param>
+/// <param name="RunId">The run's id on the server.</param>
+/// <param name="Commit">The commit the run measured.</param>
+/// <param name="Branch">The branch it was uploaded from.</param>
+/// <param name="UploadedUtc">When the run was uploaded.</param>
+internal sealed record BudgetLatest(
+    string Budget,
+    string Kind,
+    string Unit,
+    double Measured,
+    double? Limit,
+    string Verdict,
+    long RunId,
+    string Commit,
+    string Branch,
+    DateTimeOffset UploadedUtc)
+{
+    /// <summary>True when the gate failed this budget in that run.</summary>
+    public bool Failed => Verdict == "fail";
+}

@@ -1,0 +1,54 @@
+using PerfBudgets.Server.Upload;
+
+namespace PerfBudgets.Server.Storage;
+
+/// <summary>
+/// Where the results server keeps projects and runs: one SQLite file (<see cref="SqliteResultsStorage"/>) or a
+/// PostgreSQL database (<see cref="PostgresResultsStorage"/>), the same calls on both.
+/// </summary>
+internal interface IResultsStorage
+{
+    /// <summary>Creates project <paramref name="name"/> writable with the token whose SHA-256 is <paramref name="tokenSha256"/>.</summary>
+    Task CreateProjectAsync(string name, byte[] tokenSha256, CancellationToken cancellationToken);
+
+    /// <summary>The stored SHA-256 of project <paramref name="name"/>'s write token, or null when there is no such project.</summary>
+    Task<byte[]?> TokenHashAsync(string name, CancellationToken cancellationToken);
+
+    /// <summary>Makes the token whose SHA-256 is <paramref name="tokenSha256"/> project <paramref name="name"/>'s read-only token, replacing any earlier one.</summary>
+    Task SetReadTokenAsync(string name, byte[] tokenSha256, CancellationToken cancellationToken);
+
+    /// <summary>The stored SHA-256 of project <paramref name="name"/>'s read-only token, or null when it has none (or there is no such project).</summary>
+    Task<byte[]?> ReadTokenHashAsync(string name, CancellationToken cancellationToken);
+
+    /// <summary>Stores <paramref name="run"/> whole (run, parents, commit graph edges, results) in one transaction; returns its id.</summary>
+    Task<long> AddRunAsync(string project, RunUpload run, CancellationToken cancellationToken);
+
+    /// <summary>The <c>results.json</c> of the newest run of <paramref name="commit"/>, or null when it has none.</summary>
+    Task<string?> RunResultsAsync(string project, string commit, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The nearest ancestor of <paramref name="commit"/> that has a run, walking the stored commit graph (the parents
+    /// uploads named, with their ancestry) breadth first from <paramref name="commit"/> and <paramref name="knownParents"/>
+    /// (its parents as the caller knows them);
+    /// null when none is found.
+    /// </summary>
+    Task<string?> NearestAncestorWithRunAsync(string project, string commit, IReadOnlyList<string> knownParents, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Every budget of project <paramref name="project"/>'s latest run (the last uploaded) on <paramref name="branch"/>,
+    /// by budget name; empty when the branch has no run.
+    /// </summary>
+    Task<IReadOnlyList<BudgetLatest>> GetLatestAsync(string project, string branch, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Budget <paramref name="budget"/>'s figure in every run of <paramref name="project"/> that has it, oldest first,
+    /// on <paramref name="branch"/> only or on every branch when it is null; empty when no run has it.
+    /// </summary>
+    Task<IReadOnlyList<SeriesPoint>> GetSeriesAsync(string project, string budget, string? branch, CancellationToken cancellationToken);
+
+    /// <summary>Every project, by name, with its number of runs and its last upload.</summary>
+    Task<IReadOnlyList<ProjectSummary>> ListProjectsAsync(CancellationToken cancellationToken);
+
+    /// <summary>How many runs and result rows project <paramref name="project"/> holds (for operators and tests).</summary>
+    Task<(long Runs, long Results)> CountAsync(string project, CancellationToken cancellationToken);
+}

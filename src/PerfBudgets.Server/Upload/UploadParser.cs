@@ -1,0 +1,203 @@
+using System.Text.Json;
+using Microsoft.AspNetCore.Http;
+using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
+
+namespace PerfBudgets.Server.Upload;
+
+/// <summary>
+/// Reads an upload's body, <c>{"commit", "branch", "parents", "runtime", "valgrindVersion", "machine", "results"}</c>
+/// where <c>results</c> is the run's <c>results.json</c>, with an optional <c>ancestry</c>
+/// (<c>[{"commit", "parents"}]</c>), and refuses anything else with a 400 naming the field.
+/// </summary>
+/// <remarks>
+/// Checked field by field rather than bound to a type, so a wrong type or a missing field says which one; the
+/// <c>results</c> document is also read by the core's own reader, so whatever is stored can be served back as a
+/// <c>PERF_BASELINE</c>.
+/// </remarks>
+internal static class UploadParser
+{
+    private static readonly HashSet<string> Verdicts =
+        Enum.GetNames<BudgetVerdict>().Select(JsonNamingPolicy.KebabCaseLower.ConvertName).ToHashSet(StringComparer.Ordinal);
+
+    public static RunUpload Parse(ReadOnlyMemory<byte> body)
+    {
+        JsonDocument document;
+        try
+        {
+            document = JsonDocument.Parse(body);
+        }
+        catch (JsonException e)
+        {
+            throw Bad($"The body is not JSON (truncated or malformed): {e.Message}", e);
+        }
+
+        using (document)
+        {
+            var root = document.RootElement;
+            if (root.ValueKind != JsonValueKind.Object)
+            {
+                throw Bad("The body must be a JSON object.");
+            }
+
+            var results = Required(root, "results", JsonValueKind.Object);
+            var figures = Results(results);
+            if (figures.Count == 0)
+            {
+                // PERF_BASELINE refuses an empty results.json (an interrupted run); so does the server, up front.
+                throw Bad("'results.results' holds no results; was the run interrupted?");
+            }
+
+            var resultsJson = results.GetRawText();
+            try
+            {
+                ResultStore.Parse(resultsJson);
+            }
+            catch (Exception e) when (e is JsonException or NotSupportedException or InvalidOperationException)
+            {
+                throw Bad($"'results' is not a results.json: {e.Message}", e);
+            }
+
+            return new RunUpload(
+                RequiredText(root, "commit"),
+                RequiredText(root, "branch"),
+                Parents(root),
+                RequiredText(root, "runtime"),
+                OptionalText(root, "valgrindVersion"),
+                RequiredText(root, "machine"),
+                resultsJson,
+                figures,
+                Ancestry(root));
+        }
+    }
+
+    private static List<CommitParents> Ancestry(JsonElement root)
+    {
+        var ancestry = new List<CommitParents>();
+        if (!root.TryGetProperty("ancestry", out var list) || list.ValueKind == JsonValueKind.Null)
+        {
+            return ancestry;
+        }
+
+        if (list.ValueKind != JsonValueKind.Array)
+        {
+            throw Bad("'ancestry' must be an array.");
+        }
+
+        var index = 0;
+        foreach (var item in list.EnumerateArray())
+        {
+            var at = $"ancestry[{index++}]";
+            if (item.ValueKind != JsonValueKind.Object)
+            {
+                throw Bad($"'{at}' must be an object.");
+            }
+
+            ancestry.Add(new CommitParents(RequiredText(item, "commit", at), Parents(item, at)));
+        }
+
+        return ancestry;
+    }
+
+    private static List<string> Parents(JsonElement parent, string at = "")
+    {
+        var parents = new List<string>();
+        foreach (var commit in Required(parent, "parents", JsonValueKind.Array, at).EnumerateArray())
+        {
+            if (commit.ValueKind != JsonValueKind.String || string.IsNullOrWhiteSpace(commit.GetString()))
+            {
+                throw Bad($"'{Field(at, "parents")}' must be an array of commit ids (strings).");
+            }
+
+            parents.Add(commit.GetString()!);
+        }
+
+        return parents;
+    }
+
+    private static List<UploadedResult> Results(JsonElement results)
+    {
+        var list = new List<UploadedResult>();
+        var names = new HashSet<string>(StringComparer.Ordinal);
+        var index = 0;
+        foreach (var item in Required(results, "results", JsonValueKind.Array).EnumerateArray())
+        {
+            var at = $"results[{index++}]";
+            if (item.ValueKind != JsonValueKind.Object)
+            {
+                throw Bad($"'{at}' must be an object.");
+            }
+
+            var budget = RequiredText(item, "budget", at);
+            if (!names.Add(budget))
+            {
+                throw Bad($"'{at}': budget '{budget}' appears twice.");
+            }
+
+            var verdict = RequiredText(item, "verdict", at);
+            if (!Verdicts.Contains(verdict))
+            {
+                throw Bad($"'{at}.verdict' is '{verdict}'; expected one of {string.Join(", ", Verdicts)}.");
+            }
+
+            double? limit = item.TryGetProperty("limit", out var l) && l.ValueKind != JsonValueKind.Null
+                ? Number(l, $"{at}.limit")
+                : null;
+            list.Add(new UploadedResult(
+                budget,
+                RequiredText(item, "kind", at),
+                Number(Required(item, "measured", at), $"{at}.measured"),
+                limit,
+                RequiredText(item, "unit", at),
+                verdict));
+        }
+
+        return list;
+    }
+
+    private static double Number(JsonElement element, string field)
+    {
+        // results.json writes NaN and infinities as strings (AllowNamedFloatingPointLiterals).
+        if (element.ValueKind == JsonValueKind.Number)
+        {
+            return element.GetDouble();
+        }
+
+        return element.ValueKind == JsonValueKind.String && element.GetString() is "NaN" or "Infinity" or "-Infinity"
+            ? double.Parse(element.GetString()!, System.Globalization.CultureInfo.InvariantCulture)
+            : throw Bad($"'{field}' must be a number.");
+    }
+
+    private static JsonElement Required(JsonElement parent, string name, string at) =>
+        parent.TryGetProperty(name, out var value) && value.ValueKind != JsonValueKind.Null
+            ? value
+            : throw Bad($"'{Field(at, name)}' is missing.");
+
+    private static JsonElement Required(JsonElement parent, string name, JsonValueKind kind, string at = "")
+    {
+        var value = Required(parent, name, at);
+        return value.ValueKind == kind
+            ? value
+            : throw Bad($"'{Field(at, name)}' must be {(kind == JsonValueKind.Array ? "an array" : "an object")}.");
+    }
+
+    private static string RequiredText(JsonElement parent, string name, string at = "")
+    {
+        var value = Required(parent, name, at);
+        return value.ValueKind == JsonValueKind.String && !string.IsNullOrWhiteSpace(value.GetString())
+            ? value.GetString()!
+            : throw Bad($"'{Field(at, name)}' must be a non-empty string.");
+    }
+
+    private static string? OptionalText(JsonElement parent, string name) =>
+        !parent.TryGetProperty(name, out var value) || value.ValueKind == JsonValueKind.Null
+            ? null
+            : value.ValueKind == JsonValueKind.String
+                ? value.GetString()
+                : throw Bad($"'{name}' must be a string or null.");
+
+    private static string Field(string at, string name) => at.Length == 0 ? name : $"{at}.{name}";
+
+    private static ServerInputException Bad(string message, Exception? inner = null) =>
+        inner is null ? new(StatusCodes.Status400BadRequest, message) : new(StatusCodes.Status400BadRequest, message, inner);
+}

@@ -1,0 +1,224 @@
+using System.Globalization;
+using System.Net;
+using System.Net.Http.Headers;
+using System.Text;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+
+namespace PerfBudgets.Tool.ResultsClient;
+
+/// <summary>
+/// The tool's side of the results server's API (<c>perfbudgets upload</c>, <c>perfbudgets baseline</c>): a refusal or
+/// an unreachable server becomes a <see cref="ToolInputException"/> carrying the server's own reason.
+/// </summary>
+internal sealed class ResultsServerClient : IDisposable
+{
+    private readonly HttpClient _http;
+
+    public ResultsServerClient(Uri server) =>
+        _http = new HttpClient { BaseAddress = server, Timeout = TimeSpan.FromSeconds(100) };
+
+    /// <summary>Uploads <paramref name="resultsJson"/> (a run's results.json) with what it ran on; returns the server's answer.</summary>
+    public async Task<string> UploadAsync(string project, string token, RunDescription run, string resultsJson, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        JsonNode? results;
+        try
+        {
+            results = JsonNode.Parse(resultsJson);
+        }
+        catch (JsonException e)
+        {
+            throw new ToolInputException($"The results file is not JSON: {e.Message}", e);
+        }
+
+        var body = new JsonObject
+        {
+            ["commit"] = run.Commit,
+            ["branch"] = run.Branch,
+            ["parents"] = new JsonArray(run.Parents.Select(p => (JsonNode?)JsonValue.Create(p)).ToArray()),
+            ["runtime"] = run.Runtime,
+            ["valgrindVersion"] = run.ValgrindVersion,
+            ["machine"] = run.Machine,
+            ["results"] = results,
+            ["ancestry"] = new JsonArray(run.Ancestry.Select(a => (JsonNode?)new JsonObject
+            {
+                ["commit"] = a.Commit,
+                ["parents"] = new JsonArray(a.Parents.Select(p => (JsonNode?)JsonValue.Create(p)).ToArray()),
+            }).ToArray()),
+        };
+        using var request = new HttpRequestMessage(HttpMethod.Post, RunsPath(project))
+        {
+            Content = new StringContent(body.ToJsonString(), Encoding.UTF8, "application/json"),
+        };
+        request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
+        // A refusal (wrong token, too large) then comes before the body is sent, not as a connection reset during it.
+        request.Headers.ExpectContinue = true;
+        using var response = await SendAsync(request, cancellationToken);
+        var answer = await response.Content.ReadAsStringAsync(cancellationToken);
+        return response.IsSuccessStatusCode ? answer : throw Refused(response.StatusCode, answer);
+    }
+
+    /// <summary>The results.json the server holds for <paramref name="commit"/>; a miss throws with the nearest ancestor it names.</summary>
+    public async Task<string> BaselineAsync(string project, string commit, IReadOnlyList<string> parents, CancellationToken cancellationToken, string? token = null)
+    {
+        ArgumentNullException.ThrowIfNull(parents);
+        var query = $"{RunsPath(project)}?commit={Uri.EscapeDataString(commit)}";
+        if (parents.Count > 0)
+        {
+            query += "&parents=" + Uri.EscapeDataString(string.Join(',', parents));
+        }
+
+        using var request = new HttpRequestMessage(HttpMethod.Get, query);
+        if (token is not null)
+        {
+            request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
+        }
+
+        using var response = await SendAsync(request, cancellationToken);
+        var answer = await response.Content.ReadAsStringAsync(cancellationToken);
+        return response.IsSuccessStatusCode ? answer : throw Refused(response.StatusCode, answer);
+    }
+
+    /// <summary>
+    /// The run of <paramref name="commit"/>, or on a miss the run of the nearest ancestor the server names; neither
+    /// when the server knows no ancestor with a run. Other refusals throw.
+    /// </summary>
+    public async Task<BaselineAnswer> BaselineOrNearestAsync(string project, string commit, IReadOnlyList<string> parents, string? token, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(parents);
+        var query = $"{RunsPath(project)}?commit={Uri.EscapeDataString(commit)}";
+        if (parents.Count > 0)
+        {
+            query += "&parents=" + Uri.EscapeDataString(string.Join(',', parents));
+        }
+
+        using var request = Get(query, token);
+        using var response = await SendAsync(request, cancellationToken);
+        var answer = await response.Content.ReadAsStringAsync(cancellationToken);
+        if (response.IsSuccessStatusCode)
+        {
+            return new BaselineAnswer(commit, commit, answer);
+        }
+
+        if (response.StatusCode != HttpStatusCode.NotFound || NearestAncestor(answer) is not { } nearest)
+        {
+            return response.StatusCode == HttpStatusCode.NotFound && IsMissingRun(answer)
+                ? new BaselineAnswer(commit, null, null)
+                : throw Refused(response.StatusCode, answer);
+        }
+
+        return new BaselineAnswer(commit, nearest, await BaselineAsync(project, nearest, [], cancellationToken, token));
+    }
+
+    /// <summary>The change points of the project's timed budgets on <paramref name="branch"/> within its last <paramref name="last"/> runs (all without).</summary>
+    /// <remarks><paramref name="minRuns"/> and <paramref name="minShift"/> override the server's change-point settings when given.</remarks>
+    public async Task<IReadOnlyList<ReportedChange>> ChangesAsync(string project, string branch, int? last, string? token, CancellationToken cancellationToken,
+        int? minRuns = null, double? minShift = null)
+    {
+        var query = $"api/projects/{Uri.EscapeDataString(project)}/changes?branch={Uri.EscapeDataString(branch)}";
+        if (last is { } n)
+        {
+            query += string.Create(CultureInfo.InvariantCulture, $"&last={n}");
+        }
+
+        if (minRuns is { } runs)
+        {
+            query += string.Create(CultureInfo.InvariantCulture, $"&minRuns={runs}");
+        }
+
+        if (minShift is { } shift)
+        {
+            query += string.Create(CultureInfo.InvariantCulture, $"&minShift={shift}");
+        }
+
+        using var request = Get(query, token);
+        using var response = await SendAsync(request, cancellationToken);
+        var answer = await response.Content.ReadAsStringAsync(cancellationToken);
+        if (!response.IsSuccessStatusCode)
+        {
+            throw Refused(response.StatusCode, answer);
+        }
+
+        try
+        {
+            return JsonNode.Parse(answer)!["changes"]!.AsArray()
+                .Select(c => new ReportedChange(
+                    c!["budget"]!.GetValue<string>(), c["kind"]!.GetValue<string>(), c["unit"]!.GetValue<string>(),
+                    c["commit"]!.GetValue<string>(), c["medianBefore"]!.GetValue<double>(), c["medianAfter"]!.GetValue<double>(),
+                    c["relativeShift"]!.GetValue<double>(), c["runsAfter"]!.GetValue<int>(), c["runtimeChanged"]!.GetValue<bool>()))
+                .ToList();
+        }
+        catch (Exception e) when (e is JsonException or InvalidOperationException or NullReferenceException or FormatException)
+        {
+            throw new ToolInputException($"The results server's list of changes cannot be read: {e.Message}", e);
+        }
+    }
+
+    public void Dispose() => _http.Dispose();
+
+    private static HttpRequestMessage Get(string query, string? token)
+    {
+        var request = new HttpRequestMessage(HttpMethod.Get, query);
+        if (token is not null)
+        {
+            request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
+        }
+
+        return request;
+    }
+
+    private static string? NearestAncestor(string answer)
+    {
+        try
+        {
+            return JsonNode.Parse(answer)?["nearestAncestor"]?.GetValue<string>();
+        }
+        catch (Exception e) when (e is JsonException or InvalidOperationException)
+        {
+            return null;
+        }
+    }
+
+    // A 404 for a commit without a run carries nearestAncestor (null when none is known); one for an unknown project does not.
+    private static bool IsMissingRun(string answer)
+    {
+        try
+        {
+            return JsonNode.Parse(answer) is JsonObject problem && problem.ContainsKey("nearestAncestor");
+        }
+        catch (JsonException)
+        {
+            return false;
+        }
+    }
+
+    private static string RunsPath(string project) => $"api/projects/{Uri.EscapeDataString(project)}/runs";
+
+    private async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await _http.SendAsync(request, cancellationToken);
+        }
+        catch (HttpRequestException e)
+        {
+            throw new ToolInputException($"The results server {_http.BaseAddress} cannot be reached: {e.Message}", e);
+        }
+    }
+
+    // The server's problem body carries the reason in "detail"; anything else is quoted as it came.
+    private static ToolInputException Refused(HttpStatusCode status, string answer)
+    {
+        string? detail = null;
+        try
+        {
+            detail = JsonNode.Parse(answer)?["detail"]?.GetValue<string>();
+        }
+        catch (Exception e) when (e is JsonException or InvalidOperationException)
+        {
+        }
+
+        return new ToolInputException($"The results server answered {(int)status} {status}: {detail ?? answer}");
+    }
+}

@@ -1,0 +1,99 @@
+using System.CommandLine;
+using System.Net;
+using System.Text.Json.Nodes;
+using PerfBudgets.Tool;
+
+namespace PerfBudgets.Tests.Server.Changes;
+
+/// <summary><c>GET /api/projects/{project}/changes</c> and <c>perfbudgets changes</c>, on a running server.</summary>
+public sealed class ResultsServerChangesTests
+{
+    [Fact]
+    public async Task A_p99_that_steps_up_at_run_10_of_20_is_one_change_at_that_commit_and_the_counted_step_is_not_listed()
+    {
+        await using var server = await RunningResultsServer.StartAsync();
+        await TimedRuns.UploadSeriesAsync(server, count: 20, stepAt: 10);
+        await TimedRuns.UploadSeriesAsync(server, count: 3, stepAt: 0, branch: "feature");
+
+        var answer = await GetAsync(server, "changes?branch=main");
+
+        answer["minRuns"]!.GetValue<int>().Should().Be(5);
+        answer["minShift"]!.GetValue<double>().Should().Be(0.10);
+        var change = answer["changes"]!.AsArray().Should().ContainSingle().Subject!;
+        change["budget"]!.GetValue<string>().Should().Be(TimedRuns.P99);
+        change["commit"]!.GetValue<string>().Should().Be("c10");
+        change["runsAfter"]!.GetValue<int>().Should().Be(10);
+        change["unit"]!.GetValue<string>().Should().Be("ms");
+        change["medianBefore"]!.GetValue<double>().Should().BeApproximately(12.0, 0.2);
+        change["medianAfter"]!.GetValue<double>().Should().BeApproximately(14.0, 0.2);
+        change["relativeShift"]!.GetValue<double>().Should().BeApproximately(1.0 / 6, 0.02);
+        change["runtimeChanged"]!.GetValue<bool>().Should().BeFalse();
+    }
+
+    [Fact]
+    public async Task Last_n_keeps_only_the_changes_within_the_latest_n_runs()
+    {
+        await using var server = await RunningResultsServer.StartAsync();
+        await TimedRuns.UploadSeriesAsync(server, count: 20, stepAt: 10);
+
+        (await GetAsync(server, "changes?branch=main&last=9"))["changes"]!.AsArray().Should().BeEmpty();
+        (await GetAsync(server, "changes?branch=main&last=10"))["changes"]!.AsArray().Should().ContainSingle();
+        (await GetAsync(server, "changes?branch=main&minShift=0.2"))["changes"]!.AsArray().Should().BeEmpty();
+    }
+
+    [Fact]
+    public async Task Twenty_unchanged_runs_have_no_change_and_bad_queries_are_400()
+    {
+        await using var server = await RunningResultsServer.StartAsync();
+        await TimedRuns.UploadSeriesAsync(server, count: 20, stepAt: null);
+
+        (await GetAsync(server, "changes")).AsObject()["changes"]!.AsArray().Should().BeEmpty();
+        using var zero = await server.Http.GetAsync($"api/projects/{RunningResultsServer.Project}/changes?last=0", TestContext.Current.CancellationToken);
+        using var shift = await server.Http.GetAsync($"api/projects/{RunningResultsServer.Project}/changes?minShift=-1", TestContext.Current.CancellationToken);
+        using var unknown = await server.Http.GetAsync("api/projects/nope/changes", TestContext.Current.CancellationToken);
+        zero.StatusCode.Should().Be(HttpStatusCode.BadRequest);
+        (await ResultsServerUploadTests.ProblemDetail(zero)).Should().Contain("last must be a whole number");
+        shift.StatusCode.Should().Be(HttpStatusCode.BadRequest);
+        unknown.StatusCode.Should().Be(HttpStatusCode.NotFound);
+    }
+
+    [Fact]
+    public async Task Perfbudgets_changes_lists_the_budget_the_commit_the_levels_and_the_shift()
+    {
+        await using var server = await RunningResultsServer.StartAsync();
+        await TimedRuns.UploadSeriesAsync(server, count: 20, stepAt: 10);
+
+        var (exitCode, output) = await InvokeAsync(ChangesCommand.Create(),
+            "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project, "--last", "10");
+        var (_, stricter) = await InvokeAsync(ChangesCommand.Create(),
+            "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project, "--min-shift", "0.2");
+        var (missingCode, _) = await InvokeAsync(ChangesCommand.Create(),
+            "--server", server.Server.Address.ToString(), "--project", "nope");
+
+        exitCode.Should().Be(0);
+        output.Should().MatchRegex(@"\| Load\.Api\.P99Ms \| c10 \| 12(\.\d+)? → 14(\.\d+)? \| ms \| \+1[67]% \| 10 \|");
+        output.Should().EndWith($"1 change point in the timed budgets of main.{Environment.NewLine}");
+        stricter.Should().Be($"0 change points in the timed budgets of main.{Environment.NewLine}");
+        missingCode.Should().Be(CommandAction.BadInput);
+    }
+
+    private static async Task<JsonNode> GetAsync(RunningResultsServer server, string pathAndQuery) =>
+        JsonNode.Parse(await server.Http.GetStringAsync($"api/projects/{RunningResultsServer.Project}/{pathAndQuery}", TestContext.Current.CancellationToken))!;
+
+    // The suite runs its tests one at a time (AssemblyInfo.cs), so standard output can be borrowed.
+    internal static async Task<(int ExitCode, string Output)> InvokeAsync(Command command, params string[] args)
+    {
+        var original = Console.Out;
+        using var output = new StringWriter();
+        Console.SetOut(output);
+        try
+        {
+            var exitCode = await command.Parse(args).InvokeAsync(cancellationToken: TestContext.Current.CancellationToken);
+            return (exitCode, output.ToString());
+        }
+        finally
+        {
+            Console.SetOut(original);
+        }
+    }
+}

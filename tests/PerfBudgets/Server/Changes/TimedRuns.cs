@@ -1,0 +1,78 @@
+using System.Net;
+using System.Text.Json.Nodes;
+
+namespace PerfBudgets.Tests.Server.Changes;
+
+/// <summary>
+/// Runs of a gate with one timed budget (a p99), one counted budget (instructions) and one allocation budget, uploaded
+/// to a <see cref="RunningResultsServer"/> as CI would: commit <c>cNN</c>, parent <c>c(NN-1)</c>.
+/// </summary>
+internal static class TimedRuns
+{
+    public const string P99 = "Load.Api.P99Ms";
+    public const string Instructions = "Cpu.Json.Instructions";
+    public const string Bytes = "Alloc.Json.BytesPerOp";
+
+    // A fixed ±3% wobble, so that the levels are noisy but every run of a test is the same.
+    private static readonly double[] Wobble = [0.02, -0.01, 0.03, -0.02, 0, 0.01, -0.03, 0.02, -0.01, 0.01];
+
+    /// <summary>The p99 of run <paramref name="i"/>: 12 ms, or 14 ms (+16.7%) from run <paramref name="stepAt"/> on.</summary>
+    public static double P99Of(int i, int? stepAt) => (stepAt is { } s && i >= s ? 14.0 : 12.0) * (1 + Wobble[i % Wobble.Length]);
+
+    public static string Commit(int i) => $"c{i:00}";
+
+    /// <summary>Uploads <paramref name="count"/> runs to <paramref name="branch"/>; the p99 steps up at <paramref name="stepAt"/>, the bytes too (not a timed kind).</summary>
+    public static async Task UploadSeriesAsync(RunningResultsServer server, int count, int? stepAt, string branch = "main")
+    {
+        for (var i = 0; i < count; i++)
+        {
+            var stepped = stepAt is { } s && i >= s;
+            var results = ResultsJson(P99Of(i, stepAt), p99Limit: 50, instructions: 1_000_000, bytes: stepped ? 150 : 100);
+            var body = RunningResultsServer.UploadBody(Commit(i), i == 0 ? [] : [Commit(i - 1)], results);
+            body["branch"] = branch;
+            using var response = await server.UploadAsync(body.ToJsonString());
+            response.StatusCode.Should().Be(HttpStatusCode.Created, await response.Content.ReadAsStringAsync(TestContext.Current.CancellationToken));
+        }
+    }
+
+    /// <summary>A results.json as src/PerfBudgets writes it with the three budgets; <paramref name="methods"/> attributes the instructions.</summary>
+    public static string ResultsJson(double p99, double p99Limit, double instructions, double bytes, (string Method, double Instructions)[]? methods = null)
+    {
+        var attribution = methods is null ? null : new JsonObject
+        {
+            ["summary"] = "top methods: " + string.Join(", ", methods.Select(m => m.Method)),
+            ["entries"] = new JsonArray(methods.Select(m => (JsonNode?)new JsonObject
+            {
+                ["name"] = m.Method, ["value"] = m.Instructions, ["unit"] = "instructions", ["share"] = null, ["samples"] = null,
+            }).ToArray()),
+            ["note"] = null,
+            ["change"] = null,
+        };
+        return new JsonObject
+        {
+            ["results"] = new JsonArray(
+                Result(P99, "p99-ms-max", p99, p99Limit, "ms"),
+                Result(Instructions, "instructions-max", instructions, 1_100_000, "instructions", attribution),
+                Result(Bytes, "allocated-bytes-per-op", bytes, 200, "B/op")),
+        }.ToJsonString();
+    }
+
+    private static JsonObject Result(string budget, string kind, double measured, double limit, string unit, JsonObject? attribution = null) => new()
+    {
+        ["budget"] = budget,
+        ["kind"] = kind,
+        ["measured"] = measured,
+        ["limit"] = limit,
+        ["unit"] = unit,
+        ["verdict"] = measured <= limit ? "pass" : "fail",
+        ["profile"] = "ci",
+        ["timestampUtc"] = "2026-11-24T20:00:00+00:00",
+        ["machine"] = new JsonObject
+        {
+            ["logicalCores"] = 2, ["operatingSystem"] = "Linux", ["architecture"] = "X64",
+            ["runtime"] = ".NET 10.0.12", ["gcMode"] = "workstation", ["concurrentGc"] = true,
+        },
+        ["detail"] = null,
+        ["attribution"] = attribution,
+    };
+}
