@@ -23,7 +23,7 @@ internal static class ResultsEndpoints
         routes.MapGet("/api/projects/{project}/runs", (HttpContext context, string project) => Refusing(() => BaselineAsync(context, project)));
         routes.MapGet("/api/projects/{project}/budgets", (HttpContext context, string project) => Refusing(() => LatestAsync(context, project)));
         routes.MapGet("/api/projects/{project}/budgets/{budget}/series", (HttpContext context, string project, string budget) =>
-            Refusing(() => SeriesAsync(context, project, budget)));
+            Refusing(() => SeriesAsync(context, project, BudgetName(budget))));
     }
 
     private static async Task<IResult> Refusing(Func<Task<IResult>> handle)
@@ -106,6 +106,12 @@ internal static class ResultsEndpoints
             : throw new ServerInputException(StatusCodes.Status404NotFound,
                 $"Project '{project}' has no run with budget '{budget}'{(branch is null ? "" : $" on branch '{branch}'")}.");
     }
+
+    /// <summary>
+    /// The budget named by a route segment. Kestrel decodes every escape in a path but <c>%2F</c>, so that a segment
+    /// cannot become two; a budget whose name holds a '/' arrives with it still escaped.
+    /// </summary>
+    internal static string BudgetName(string segment) => segment.Replace("%2F", "/", StringComparison.OrdinalIgnoreCase);
 
     // A read of an unknown project is 404. With ReadTokenRequired, a read needs the project's token as an upload does.
     internal static async Task AuthorizeReadAsync(HttpContext context, IResultsStorage storage, string project)

@@ -19,7 +19,7 @@ internal sealed class ResultsServer : IAsyncDisposable
     private readonly WebApplication _app;
     private bool _started;
 
-    private ResultsServer(WebApplication app, SqliteResultsStorage storage)
+    private ResultsServer(WebApplication app, AdoResultsStorage storage)
     {
         _app = app;
         Storage = storage;
@@ -35,7 +35,9 @@ internal sealed class ResultsServer : IAsyncDisposable
     public static ResultsServer Create(ResultsServerOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        var storage = new SqliteResultsStorage(options.DatabasePath);
+        AdoResultsStorage storage = options.PostgresConnectionString is { } postgres
+            ? new PostgresResultsStorage(postgres)
+            : new SqliteResultsStorage(options.DatabasePath);
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
         builder.WebHost.UseUrls(options.Url);
@@ -47,6 +49,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.Services.AddProblemDetails();
         var app = builder.Build();
         ResultsEndpoints.Map(app);
+        Dashboard.DashboardEndpoints.Map(app);
         Changes.ChangesEndpoints.Map(app);
         return new ResultsServer(app, storage);
     }

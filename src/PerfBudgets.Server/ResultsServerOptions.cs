@@ -6,8 +6,11 @@ internal sealed record ResultsServerOptions
     /// <summary>Address served by default: loopback only, so nothing is exposed until asked.</summary>
     public const string DefaultUrl = "http://127.0.0.1:5080";
 
-    /// <summary>The SQLite file, created on first start.</summary>
+    /// <summary>The SQLite file, created on first start (unless <see cref="PostgresConnectionString"/> is set).</summary>
     public string DatabasePath { get; init; } = "perfbudgets.db";
+
+    /// <summary>A PostgreSQL connection string (<c>Host=…;Database=…;Username=…</c>); null keeps the SQLite file.</summary>
+    public string? PostgresConnectionString { get; init; }
 
     /// <summary>The URL(s) to listen on; port 0 picks a free port.</summary>
     public string Url { get; init; } = DefaultUrl;
@@ -17,6 +20,12 @@ internal sealed record ResultsServerOptions
     /// gate (about 60 KB), so only a wrong file or an attack reaches it.
     /// </summary>
     public long MaxUploadBytes { get; init; } = 8 * 1024 * 1024;
+
+    /// <summary>
+    /// Where the dashboard links a commit: a URL with <c>{commit}</c> in it (e.g.
+    /// <c>https://github.com/org/repo/commit/{commit}</c>); null shows the hash without a link.
+    /// </summary>
+    public string? CommitUrlTemplate { get; init; }
 
     /// <summary>
     /// When true, every read (baseline, budgets, series) needs <c>Authorization: Bearer</c> with the project's token;

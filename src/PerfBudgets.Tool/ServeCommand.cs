@@ -5,28 +5,34 @@ using PerfBudgets.Server.Tokens;
 namespace PerfBudgets.Tool;
 
 /// <summary>
-/// <c>perfbudgets serve [--database FILE] [--url URL]</c>: the results server, SQLite in the current folder on
-/// <c>http://127.0.0.1:5080</c> by default. <c>--add-project NAME</c> creates a project, prints its write token once
+/// <c>perfbudgets serve [--database FILE | --postgres "Host=…"] [--url URL]</c>: the results server, SQLite in the
+/// current folder on <c>http://127.0.0.1:5080</c> by default, PostgreSQL with a connection string. <c>--add-project NAME</c> creates a project, prints its write token once
 /// (the server keeps only its hash) and exits.
 /// </summary>
 internal static class ServeCommand
 {
     public static Command Create()
     {
-        var database = new Option<string>("--database") { Description = "The SQLite file (created and migrated on start).", DefaultValueFactory = _ => "perfbudgets.db" };
+        var database = new Option<string>("--database") { Description = "The SQLite file (created and migrated on start); a PostgreSQL connection string (Host=...) is taken as --postgres.", DefaultValueFactory = _ => "perfbudgets.db" };
+        var postgres = new Option<string?>("--postgres") { Description = "A PostgreSQL connection string, e.g. \"Host=db;Database=perfbudgets;Username=perf;Password=...\" (migrated on start)." };
         var url = new Option<string>("--url") { Description = "Where to listen.", DefaultValueFactory = _ => ResultsServerOptions.DefaultUrl };
         var maxUpload = new Option<long>("--max-upload-bytes") { Description = "The largest upload accepted, in bytes.", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytes };
         var readTokenRequired = new Option<bool>("--read-token-required") { Description = "Reads (baseline, budgets, series, dashboard) need the project's token too; by default reading is public." };
+        var commitUrl = new Option<string?>("--commit-url-template") { Description = "Where the dashboard links a commit, {commit} replaced by its hash, e.g. https://github.com/org/repo/commit/{commit}." };
         var addProject = new Option<string?>("--add-project") { Description = "Create this project, print its write token and exit." };
-        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, url, maxUpload, readTokenRequired, addProject };
+        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {
+            var file = parseResult.GetValue(database)!;
+            var connectionString = parseResult.GetValue(postgres) ?? (LooksLikeConnectionString(file) ? file : null);
             var options = new ResultsServerOptions
             {
-                DatabasePath = parseResult.GetValue(database)!,
+                DatabasePath = file,
+                PostgresConnectionString = connectionString,
                 Url = parseResult.GetValue(url)!,
                 MaxUploadBytes = parseResult.GetValue(maxUpload) is > 0 and var max ? max : throw new ToolInputException("--max-upload-bytes must be positive."),
                 ReadTokenRequired = parseResult.GetValue(readTokenRequired),
+                CommitUrlTemplate = parseResult.GetValue(commitUrl),
             };
             await using var server = ResultsServer.Create(options);
             if (parseResult.GetValue(addProject) is { } project)
@@ -37,10 +43,22 @@ internal static class ServeCommand
                 return 0;
             }
 
-            Console.Error.WriteLine($"perfbudgets serve: {Path.GetFullPath(options.DatabasePath)} on {options.Url}");
+            // The connection string may hold a password: only its host and database are printed.
+            var where = connectionString is null ? Path.GetFullPath(options.DatabasePath) : PostgresWhere(connectionString);
+            Console.Error.WriteLine($"perfbudgets serve: {where} on {options.Url} (dashboard: {options.Url}/projects/NAME)");
             await server.RunAsync();
             return 0;
         }));
         return command;
     }
+
+    private static string PostgresWhere(string connectionString)
+    {
+        var parsed = new Npgsql.NpgsqlConnectionStringBuilder(connectionString);
+        return $"PostgreSQL {parsed.Host}/{parsed.Database}";
+    }
+
+    // A PostgreSQL connection string names its host; a file name does not hold "Host=".
+    private static bool LooksLikeConnectionString(string database) =>
+        database.Contains("Host=", StringComparison.OrdinalIgnoreCase) || database.Contains("Server=", StringComparison.OrdinalIgnoreCase);
 }

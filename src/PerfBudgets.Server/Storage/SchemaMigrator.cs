@@ -1,34 +1,64 @@
+using System.Data;
+using System.Data.Common;
 using System.Globalization;
 using System.Reflection;
-using Microsoft.Data.Sqlite;
 
 namespace PerfBudgets.Server.Storage;
 
 /// <summary>
 /// Brings a database's schema up to date on start: the numbered scripts of <c>Storage/Migrations</c>
 /// (<c>NNNN_what.sql</c>, embedded), each applied once, in order, in its own transaction with its row in
-/// <c>schema_version</c>, so a crash mid-migration leaves the database at the previous version.
+/// <c>schema_version</c>, so a crash mid-migration leaves the database at the previous version. A script whose SQL is
+/// the same for both databases lives in <c>Migrations/</c>; one that differs has a file of the same number in
+/// <c>Migrations/Sqlite</c> and in <c>Migrations/Postgres</c>.
 /// </summary>
 internal static class SchemaMigrator
 {
     private const string Prefix = "Migrations.";
 
-    /// <summary>Every migration, by version, oldest first.</summary>
-    public static IReadOnlyList<(int Version, string Script)> Migrations { get; } = LoadMigrations();
+    // The key of the PostgreSQL advisory lock migrations hold (any constant the database's other users do not take).
+    private const long PostgresMigrationLock = 0x5065_7266_4275_6467; // "PerfBudg"
 
-    /// <summary>The version the newest migration brings a database to.</summary>
-    public static int LatestVersion => Migrations[^1].Version;
+    private static readonly IReadOnlyDictionary<StorageProvider, IReadOnlyList<(int Version, string Script)>> ByProvider = LoadMigrations();
+
+    /// <summary>The version the newest migration brings a database to (the same for every provider).</summary>
+    public static int LatestVersion => ByProvider[StorageProvider.Sqlite][^1].Version;
+
+    /// <summary>Every migration of <paramref name="provider"/>, by version, oldest first.</summary>
+    public static IReadOnlyList<(int Version, string Script)> Migrations(StorageProvider provider) => ByProvider[provider];
 
     /// <summary>Applies every migration newer than the database's version up to <paramref name="targetVersion"/>; returns how many ran.</summary>
-    public static int Migrate(SqliteConnection connection, int? targetVersion = null)
+    public static int Migrate(DbConnection connection, StorageProvider provider, int? targetVersion = null)
     {
         ArgumentNullException.ThrowIfNull(connection);
-        Execute(connection, null, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_utc TEXT NOT NULL)");
-        var current = CurrentVersion(connection);
-        var applied = 0;
-        foreach (var (version, script) in Migrations)
+        if (provider == StorageProvider.Postgres)
         {
-            if (version <= current || version > (targetVersion ?? int.MaxValue))
+            // Two servers starting on one database at once: the second waits here until the first has migrated, then
+            // finds nothing to do. (CREATE TABLE IF NOT EXISTS alone races on PostgreSQL's catalog.) SQLite needs no
+            // lock: each migration's transaction takes the database's write lock up front.
+            Execute(connection, null, $"SELECT pg_advisory_lock({PostgresMigrationLock})");
+        }
+
+        try
+        {
+            return MigrateLocked(connection, provider, targetVersion);
+        }
+        finally
+        {
+            if (provider == StorageProvider.Postgres)
+            {
+                Execute(connection, null, $"SELECT pg_advisory_unlock({PostgresMigrationLock})");
+            }
+        }
+    }
+
+    private static int MigrateLocked(DbConnection connection, StorageProvider provider, int? targetVersion)
+    {
+        Execute(connection, null, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_utc TEXT NOT NULL)");
+        var applied = 0;
+        foreach (var (version, script) in ByProvider[provider])
+        {
+            if (version <= CurrentVersion(connection) || version > (targetVersion ?? int.MaxValue))
             {
                 continue;
             }
@@ -38,9 +68,9 @@ internal static class SchemaMigrator
             using (var record = connection.CreateCommand())
             {
                 record.Transaction = transaction;
-                record.CommandText = "INSERT INTO schema_version (version, applied_utc) VALUES ($version, $applied)";
-                record.Parameters.AddWithValue("$version", version);
-                record.Parameters.AddWithValue("$applied", DateTimeOffset.UtcNow.ToString("O", CultureInfo.InvariantCulture));
+                record.CommandText = "INSERT INTO schema_version (version, applied_utc) VALUES (@version, @applied)";
+                AdoResultsStorage.Add(record, "@version", version, DbType.Int32);
+                AdoResultsStorage.Add(record, "@applied", DateTimeOffset.UtcNow.ToString("O", CultureInfo.InvariantCulture), DbType.String);
                 record.ExecuteNonQuery();
             }
 
@@ -52,16 +82,17 @@ internal static class SchemaMigrator
     }
 
     /// <summary>The newest version recorded in <c>schema_version</c>, 0 for a new database.</summary>
-    public static int CurrentVersion(SqliteConnection connection)
+    public static int CurrentVersion(DbConnection connection, DbTransaction? transaction = null)
     {
         ArgumentNullException.ThrowIfNull(connection);
         using var command = connection.CreateCommand();
+        command.Transaction = transaction;
         command.CommandText = "SELECT COALESCE(MAX(version), 0) FROM schema_version";
         return Convert.ToInt32(command.ExecuteScalar(), CultureInfo.InvariantCulture);
     }
 
     // The scripts are constant text shipped in this assembly, never built from input.
-    private static void Execute(SqliteConnection connection, SqliteTransaction? transaction, string sql)
+    private static void Execute(DbConnection connection, DbTransaction? transaction, string sql)
     {
         using var command = connection.CreateCommand();
         command.Transaction = transaction;
@@ -69,26 +100,52 @@ internal static class SchemaMigrator
         command.ExecuteNonQuery();
     }
 
-    private static List<(int Version, string Script)> LoadMigrations()
+    private static Dictionary<StorageProvider, IReadOnlyList<(int Version, string Script)>> LoadMigrations()
     {
         var assembly = Assembly.GetExecutingAssembly();
-        var migrations = new List<(int Version, string Script)>();
+        var scripts = new Dictionary<string, SortedDictionary<int, string>>(StringComparer.Ordinal);
         foreach (var name in assembly.GetManifestResourceNames().Where(n => n.StartsWith(Prefix, StringComparison.Ordinal)))
         {
-            var version = int.Parse(name.AsSpan(Prefix.Length, 4), CultureInfo.InvariantCulture);
+            // Migrations.{Shared|Sqlite|Postgres}.NNNN_what.sql
+            var folder = name[Prefix.Length..name.IndexOf('.', Prefix.Length)];
+            var version = int.Parse(name.AsSpan(Prefix.Length + folder.Length + 1, 4), CultureInfo.InvariantCulture);
             using var reader = new StreamReader(assembly.GetManifestResourceStream(name)!);
-            migrations.Add((version, reader.ReadToEnd()));
-        }
-
-        migrations.Sort((a, b) => a.Version.CompareTo(b.Version));
-        for (var i = 0; i < migrations.Count; i++)
-        {
-            if (migrations[i].Version != i + 1)
+            if (!scripts.TryGetValue(folder, out var byVersion))
             {
-                throw new InvalidOperationException($"Schema migrations must be numbered 1, 2, 3 … without gaps; found {migrations[i].Version} at position {i + 1}.");
+                scripts[folder] = byVersion = [];
             }
+
+            byVersion.Add(version, reader.ReadToEnd());
         }
 
-        return migrations;
+        var shared = scripts.GetValueOrDefault("Shared") ?? [];
+        var result = new Dictionary<StorageProvider, IReadOnlyList<(int Version, string Script)>>();
+        foreach (var provider in Enum.GetValues<StorageProvider>())
+        {
+            var own = scripts.GetValueOrDefault(provider.ToString()) ?? [];
+            if (own.Keys.Intersect(shared.Keys).FirstOrDefault() is var both and > 0)
+            {
+                throw new InvalidOperationException($"Schema migration {both} is both shared and {provider}'s own; keep one.");
+            }
+
+            var migrations = shared.Concat(own).Select(m => (m.Key, m.Value)).OrderBy(m => m.Key).ToList();
+            for (var i = 0; i < migrations.Count; i++)
+            {
+                if (migrations[i].Key != i + 1)
+                {
+                    throw new InvalidOperationException(
+                        $"{provider}'s schema migrations must be numbered 1, 2, 3 … without gaps; found {migrations[i].Key} at position {i + 1}.");
+                }
+            }
+
+            result[provider] = migrations;
+        }
+
+        if (result.Values.Select(m => m.Count).Distinct().Count() != 1)
+        {
+            throw new InvalidOperationException("Every database must have the same schema versions: a migration that differs needs a file per database.");
+        }
+
+        return result;
     }
 }

@@ -4,16 +4,24 @@ using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Tool;
 using PerfBudgets.Tool.ResultsClient;
 
+using PerfBudgets.Tests.Server.Postgres;
+
 namespace PerfBudgets.Tests.Server;
 
-public sealed class ResultsServerBaselineTests
+public abstract class ResultsServerBaselineTests
 {
+    /// <summary>The database the tests of this class run on: null for SQLite, the run's cluster for PostgreSQL.</summary>
+    protected abstract PostgresCluster? Postgres { get; }
+
+    private Task<RunningResultsServer> StartAsync(long maxUploadBytes = 8 * 1024 * 1024, bool readTokenRequired = false) =>
+        RunningResultsServer.StartAsync(maxUploadBytes, readTokenRequired, Postgres);
+
     private static readonly RunDescription Run = new("b1", "main", ["a1"], ".NET 10.0.12", null, "ci-runner-1");
 
     [Fact]
     public async Task The_tools_client_uploads_a_run_and_fetches_it_back_as_a_baseline_PERF_BASELINE_reads()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         using var client = new ResultsServerClient(server.Server.Address);
         var results = RunningResultsServer.ResultsJson(budgets: 2);
 
@@ -37,7 +45,7 @@ public sealed class ResultsServerBaselineTests
     [Fact]
     public async Task A_commit_without_a_run_is_404_naming_the_nearest_ancestor_with_one()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         (await server.UploadAsync(RunningResultsServer.UploadBody("a1", ["a0"]).ToJsonString())).Dispose();
         (await server.UploadAsync(RunningResultsServer.UploadBody("b1", ["a1"]).ToJsonString())).Dispose();
 
@@ -56,7 +64,7 @@ public sealed class ResultsServerBaselineTests
     [Fact]
     public async Task The_nearest_ancestor_is_found_past_commits_never_run_through_the_ancestry_an_upload_sent()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         (await server.UploadAsync(RunningResultsServer.UploadBody("a1").ToJsonString())).Dispose();
         var later = RunningResultsServer.UploadBody("d1", ["c1"]);
         later["ancestry"] = JsonNode.Parse("""[{ "commit": "c1", "parents": ["b1"] }, { "commit": "b1", "parents": ["a1"] }]""");
@@ -71,7 +79,7 @@ public sealed class ResultsServerBaselineTests
     [Fact]
     public async Task The_tools_client_reports_a_miss_with_the_servers_reason()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         using var client = new ResultsServerClient(server.Server.Address);
         await client.UploadAsync(RunningResultsServer.Project, server.Token, Run, RunningResultsServer.ResultsJson(), TestContext.Current.CancellationToken);
 
@@ -80,4 +88,17 @@ public sealed class ResultsServerBaselineTests
         (await fetch.Should().ThrowAsync<ToolInputException>())
             .Which.Message.Should().Contain("404").And.Contain("nearest ancestor with a run is b1");
     }
+}
+
+/// <summary>Baselines on SQLite.</summary>
+public sealed class ResultsServerBaselineTestsOnSqlite : ResultsServerBaselineTests
+{
+    protected override PostgresCluster? Postgres => null;
+}
+
+/// <summary>Baselines on PostgreSQL.</summary>
+[Collection(PostgresCollection.Name)]
+public sealed class ResultsServerBaselineTestsOnPostgres(PostgresCluster cluster) : ResultsServerBaselineTests
+{
+    protected override PostgresCluster? Postgres => cluster;
 }

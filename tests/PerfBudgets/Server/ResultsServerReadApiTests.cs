@@ -3,17 +3,25 @@ using System.Net.Http.Headers;
 using System.Text.Json.Nodes;
 using PerfBudgets.Server.Storage;
 
+using PerfBudgets.Tests.Server.Postgres;
+
 namespace PerfBudgets.Tests.Server;
 
 /// <summary>The read API the dashboard, <c>perfbudgets changes</c> and <c>summary</c> stand on: latest figures and series.</summary>
-public sealed class ResultsServerReadApiTests
+public abstract class ResultsServerReadApiTests
 {
+    /// <summary>The database the tests of this class run on: null for SQLite, the run's cluster for PostgreSQL.</summary>
+    protected abstract PostgresCluster? Postgres { get; }
+
+    private Task<RunningResultsServer> StartAsync(long maxUploadBytes = 8 * 1024 * 1024, bool readTokenRequired = false) =>
+        RunningResultsServer.StartAsync(maxUploadBytes, readTokenRequired, Postgres);
+
     private const string Budget = "Test.Budget0.BytesPerOp";
 
     [Fact]
     public async Task Budgets_answers_every_budget_of_the_branchs_latest_run_with_its_verdict()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         await UploadAsync(server, "a1", measured: 120);
         await UploadAsync(server, "b1", measured: 250, verdict: "fail");
         await UploadAsync(server, "f1", measured: 90, branch: "feature");
@@ -40,7 +48,7 @@ public sealed class ResultsServerReadApiTests
     [Fact]
     public async Task Series_answers_one_point_per_run_oldest_first_marking_limit_and_runtime_changes()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         await UploadAsync(server, "a1", measured: 120);
         await UploadAsync(server, "f1", measured: 90, branch: "feature");
         await UploadAsync(server, "b1", measured: 121, limit: 150);
@@ -63,7 +71,7 @@ public sealed class ResultsServerReadApiTests
     [Fact]
     public async Task Reads_of_an_unknown_project_or_budget_are_404()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         await UploadAsync(server, "a1", measured: 120);
 
         using var project = await server.Http.GetAsync("api/projects/nope/budgets", TestContext.Current.CancellationToken);
@@ -77,7 +85,7 @@ public sealed class ResultsServerReadApiTests
     [Fact]
     public async Task A_server_started_with_read_token_required_answers_reads_only_with_the_projects_token()
     {
-        await using var server = await RunningResultsServer.StartAsync(readTokenRequired: true);
+        await using var server = await StartAsync(readTokenRequired: true);
         await UploadAsync(server, "a1", measured: 120);
         var path = $"api/projects/{RunningResultsServer.Project}/budgets";
 
@@ -103,4 +111,17 @@ public sealed class ResultsServerReadApiTests
         using var response = await server.UploadAsync(body.ToJsonString());
         response.StatusCode.Should().Be(HttpStatusCode.Created, await response.Content.ReadAsStringAsync(TestContext.Current.CancellationToken));
     }
+}
+
+/// <summary>The read API on SQLite.</summary>
+public sealed class ResultsServerReadApiTestsOnSqlite : ResultsServerReadApiTests
+{
+    protected override PostgresCluster? Postgres => null;
+}
+
+/// <summary>The read API on PostgreSQL.</summary>
+[Collection(PostgresCollection.Name)]
+public sealed class ResultsServerReadApiTestsOnPostgres(PostgresCluster cluster) : ResultsServerReadApiTests
+{
+    protected override PostgresCluster? Postgres => cluster;
 }

@@ -2,16 +2,25 @@ using System.Net;
 using System.Net.Sockets;
 using System.Text;
 using System.Text.Json.Nodes;
+using FluentAssertions.Execution;
 using PerfBudgets.Reporting.Storage;
+
+using PerfBudgets.Tests.Server.Postgres;
 
 namespace PerfBudgets.Tests.Server;
 
-public sealed class ResultsServerUploadTests
+public abstract class ResultsServerUploadTests
 {
+    /// <summary>The database the tests of this class run on: null for SQLite, the run's cluster for PostgreSQL.</summary>
+    protected abstract PostgresCluster? Postgres { get; }
+
+    private Task<RunningResultsServer> StartAsync(long maxUploadBytes = 8 * 1024 * 1024, bool readTokenRequired = false) =>
+        RunningResultsServer.StartAsync(maxUploadBytes, readTokenRequired, Postgres);
+
     [Fact]
     public async Task An_upload_is_stored_whole_and_served_back_as_the_commits_results_json()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         var results = RunningResultsServer.ResultsJson(budgets: 4);
 
         using var response = await server.UploadAsync(RunningResultsServer.UploadBody("a1", ["a0"], results).ToJsonString());
@@ -26,7 +35,7 @@ public sealed class ResultsServerUploadTests
     [Fact]
     public async Task An_upload_without_a_token_is_401_and_with_a_wrong_one_403_and_stores_nothing()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         var body = RunningResultsServer.UploadBody("a1").ToJsonString();
 
         using var none = await server.UploadAsync(body, token: "");
@@ -39,41 +48,50 @@ public sealed class ResultsServerUploadTests
         (await server.CountAsync()).Should().Be((0, 0));
     }
 
-    public static TheoryData<string, string, string> BadBodies => new()
+    private static (string What, string Body, string Reason)[] BadBodies =>
+    [
+        ("not JSON", "{\"commit\": ", "not JSON"),
+        ("truncated JSON", RunningResultsServer.UploadBody("a1").ToJsonString()[..200], "not JSON"),
+        ("an array", "[]", "must be a JSON object"),
+        ("no commit", Without("commit"), "'commit' is missing"),
+        ("no results", Without("results"), "'results' is missing"),
+        ("parents not an array", With("parents", JsonValue.Create("a0")), "'parents' must be an array"),
+        ("commit a number", With("commit", JsonValue.Create(42)), "'commit' must be a non-empty string"),
+        ("measured a string", WithResult("measured", JsonValue.Create("fast")), "'results[0].measured' must be a number"),
+        ("no budget", WithResult("budget", null), "'results[0].budget' is missing"),
+        ("ancestry not an array", With("ancestry", JsonValue.Create("b1")), "'ancestry' must be an array"),
+        ("ancestry without parents", With("ancestry", JsonNode.Parse("[{\"commit\": \"b1\"}]")), "'ancestry[0].parents' is missing"),
+        ("no figures", RunningResultsServer.UploadBody("a1", resultsJson: "{\"results\": []}").ToJsonString(), "holds no results"),
+        ("unknown verdict", WithResult("verdict", JsonValue.Create("great")), "'results[0].verdict' is 'great'"),
+    ];
+
+    // One server for every bad body (a server per case cost about 0.2 s each on PostgreSQL): each is refused on its own
+    // and the database holds nothing after all of them.
+    [Fact]
+    public async Task A_bad_body_is_refused_with_400_naming_what_is_wrong_and_stores_nothing()
     {
-        { "not JSON", "{\"commit\": ", "not JSON" },
-        { "truncated JSON", RunningResultsServer.UploadBody("a1").ToJsonString()[..200], "not JSON" },
-        { "an array", "[]", "must be a JSON object" },
-        { "no commit", Without("commit"), "'commit' is missing" },
-        { "no results", Without("results"), "'results' is missing" },
-        { "parents not an array", With("parents", JsonValue.Create("a0")), "'parents' must be an array" },
-        { "commit a number", With("commit", JsonValue.Create(42)), "'commit' must be a non-empty string" },
-        { "measured a string", WithResult("measured", JsonValue.Create("fast")), "'results[0].measured' must be a number" },
-        { "no budget", WithResult("budget", null), "'results[0].budget' is missing" },
-        { "ancestry not an array", With("ancestry", JsonValue.Create("b1")), "'ancestry' must be an array" },
-        { "ancestry without parents", With("ancestry", JsonNode.Parse("[{\"commit\": \"b1\"}]")), "'ancestry[0].parents' is missing" },
-        { "no figures", RunningResultsServer.UploadBody("a1", resultsJson: "{\"results\": []}").ToJsonString(), "holds no results" },
-        { "unknown verdict", WithResult("verdict", JsonValue.Create("great")), "'results[0].verdict' is 'great'" },
-    };
+        await using var server = await StartAsync();
 
-    [Theory]
-    [MemberData(nameof(BadBodies))]
-    public async Task A_bad_body_is_refused_with_400_naming_what_is_wrong_and_stores_nothing(string what, string body, string reason)
-    {
-        await using var server = await RunningResultsServer.StartAsync();
+        using (new AssertionScope())
+        {
+            foreach (var bad in BadBodies)
+            {
+                var (what, body, reason) = bad;
+                using var response = await server.UploadAsync(body);
 
-        using var response = await server.UploadAsync(body);
+                response.StatusCode.Should().Be(HttpStatusCode.BadRequest, what);
+                response.Content.Headers.ContentType!.MediaType.Should().Be("application/problem+json", what);
+                (await ProblemDetail(response)).Should().Contain(reason, what);
+            }
+        }
 
-        response.StatusCode.Should().Be(HttpStatusCode.BadRequest, what);
-        response.Content.Headers.ContentType!.MediaType.Should().Be("application/problem+json");
-        (await ProblemDetail(response)).Should().Contain(reason);
         (await server.CountAsync()).Should().Be((0, 0));
     }
 
     [Fact]
     public async Task An_upload_that_is_not_json_content_is_415_and_stores_nothing()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
 
         using var response = await server.UploadAsync(RunningResultsServer.UploadBody("a1").ToJsonString(), contentType: "text/plain");
 
@@ -84,7 +102,7 @@ public sealed class ResultsServerUploadTests
     [Fact]
     public async Task An_upload_over_the_size_limit_is_413_with_or_without_a_content_length_and_stores_nothing()
     {
-        await using var server = await RunningResultsServer.StartAsync(maxUploadBytes: 4096);
+        await using var server = await StartAsync(maxUploadBytes: 4096);
         var body = RunningResultsServer.UploadBody("a1", resultsJson: RunningResultsServer.ResultsJson(budgets: 40)).ToJsonString();
         body.Length.Should().BeGreaterThan(4096);
 
@@ -109,7 +127,7 @@ public sealed class ResultsServerUploadTests
     [Fact]
     public async Task A_connection_dropped_halfway_through_an_upload_leaves_no_run()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         var body = Encoding.UTF8.GetBytes(RunningResultsServer.UploadBody("a1").ToJsonString());
 
         using (var client = new TcpClient())
@@ -132,7 +150,7 @@ public sealed class ResultsServerUploadTests
     [Fact]
     public async Task Two_times_twenty_concurrent_uploads_all_land_whole()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await StartAsync();
         const int PerWriter = 20;
 
         var uploads = Enumerable.Range(0, 2 * PerWriter)
@@ -196,4 +214,17 @@ public sealed class ResultsServerUploadTests
 
         return body.ToJsonString();
     }
+}
+
+/// <summary>Uploads on SQLite.</summary>
+public sealed class ResultsServerUploadTestsOnSqlite : ResultsServerUploadTests
+{
+    protected override PostgresCluster? Postgres => null;
+}
+
+/// <summary>Uploads on PostgreSQL.</summary>
+[Collection(PostgresCollection.Name)]
+public sealed class ResultsServerUploadTestsOnPostgres(PostgresCluster cluster) : ResultsServerUploadTests
+{
+    protected override PostgresCluster? Postgres => cluster;
 }

@@ -3,12 +3,14 @@ using System.Text;
 using System.Text.Json.Nodes;
 using PerfBudgets.Server;
 using PerfBudgets.Server.Tokens;
+using PerfBudgets.Tests.Server.Postgres;
 
 namespace PerfBudgets.Tests.Server;
 
 /// <summary>
-/// A results server on a real Kestrel socket (127.0.0.1, a free port) over a SQLite file in a temporary folder, with
-/// one project and its token; the folder is deleted when the test ends.
+/// A results server on a real Kestrel socket (127.0.0.1, a free port) over a SQLite file in a temporary folder, or over
+/// a schema of its own in the test run's PostgreSQL cluster, with one project and its token; the folder is deleted when
+/// the test ends.
 /// </summary>
 internal sealed class RunningResultsServer : IAsyncDisposable
 {
@@ -32,12 +34,16 @@ internal sealed class RunningResultsServer : IAsyncDisposable
 
     public string DatabasePath => Path.Combine(_folder, "results.db");
 
-    public static async Task<RunningResultsServer> StartAsync(long maxUploadBytes = 8 * 1024 * 1024, bool readTokenRequired = false)
+    public static async Task<RunningResultsServer> StartAsync(long maxUploadBytes = 8 * 1024 * 1024, bool readTokenRequired = false,
+        PostgresCluster? postgres = null, string? commitUrlTemplate = null)
     {
+        var connectionString = postgres is null ? null : await postgres.NewDatabaseAsync();
         var folder = Directory.CreateTempSubdirectory("perfbudgets-server-").FullName;
         var server = ResultsServer.Create(new ResultsServerOptions
         {
             DatabasePath = Path.Combine(folder, "results.db"),
+            PostgresConnectionString = connectionString,
+            CommitUrlTemplate = commitUrlTemplate,
             Url = "http://127.0.0.1:0",
             MaxUploadBytes = maxUploadBytes,
             ReadTokenRequired = readTokenRequired,

@@ -15,7 +15,7 @@ public sealed class SchemaMigratorTests : IDisposable
         SchemaMigrator.LatestVersion.Should().BeGreaterThan(1);
         using (var connection = Open())
         {
-            SchemaMigrator.Migrate(connection, targetVersion: SchemaMigrator.LatestVersion - 1).Should().Be(SchemaMigrator.LatestVersion - 1);
+            SchemaMigrator.Migrate(connection, StorageProvider.Sqlite, targetVersion: SchemaMigrator.LatestVersion - 1).Should().Be(SchemaMigrator.LatestVersion - 1);
             using var insert = connection.CreateCommand();
             insert.CommandText = """
                 INSERT INTO projects (id, name, token_sha256, created_utc) VALUES (1, 'old', x'00', '2026-01-01');
@@ -48,7 +48,7 @@ public sealed class SchemaMigratorTests : IDisposable
         using var connection = Open();
         var recorded = Rows(connection);
 
-        SchemaMigrator.Migrate(connection).Should().Be(0);
+        SchemaMigrator.Migrate(connection, StorageProvider.Sqlite).Should().Be(0);
 
         Rows(connection).Should().Equal(recorded);
         recorded.Should().HaveCount(SchemaMigrator.LatestVersion);

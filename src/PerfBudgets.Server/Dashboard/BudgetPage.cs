@@ -1,0 +1,63 @@
+using System.Globalization;
+using System.Text;
+using PerfBudgets.Server.Storage;
+
+namespace PerfBudgets.Server.Dashboard;
+
+/// <summary>
+/// <c>/projects/{project}/budgets/{budget}</c>: the budget's series over commits as a chart (<see cref="SeriesChart"/>),
+/// the runs that failed it, the change points, and every run with its commit, runtime, Valgrind version, figure,
+/// limit and verdict.
+/// </summary>
+internal static class BudgetPage
+{
+    public static string Render(string project, string budget, string branch, IReadOnlyList<SeriesPoint> series, string? commitUrlTemplate)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        var changePoints = ChangePointMarks.Find(series);
+        var body = new StringBuilder();
+        var back = $"/projects/{HtmlPage.Segment(project)}?branch={HtmlPage.Segment(branch)}";
+        body.Append(Invariant($"<p><a href=\"{HtmlPage.Encode(back)}\">{HtmlPage.Encode(project)}</a> / {HtmlPage.Encode(branch)}</p>"));
+        var latest = series[^1];
+        body.Append(Invariant($"<h1>{HtmlPage.Encode(budget)}</h1><p class=\"muted\">{HtmlPage.Encode(latest.Kind)}, {HtmlPage.Encode(latest.Unit)}; {series.Count} runs.</p>"));
+        body.Append(SeriesChart.Render(series, changePoints));
+        body.Append("<p class=\"muted\">Dashed red: the limit. Yellow: limit re-recorded. Purple: runtime changed. Orange: change point. Red points: runs that failed.</p>");
+
+        var failed = series.Where(p => p.Failed).ToList();
+        body.Append(Invariant($"<h2>Runs that failed ({failed.Count})</h2>"));
+        if (failed.Count == 0)
+        {
+            body.Append("<p class=\"summary\">None.</p>");
+        }
+        else
+        {
+            Table(body, "failed-runs", failed, commitUrlTemplate);
+        }
+
+        body.Append(Invariant($"<h2>Change points ({changePoints.Count})</h2>"));
+        body.Append(changePoints.Count == 0
+            ? "<p class=\"muted\">None found.</p>"
+            : "<ul class=\"change-points\">" + string.Concat(changePoints.Select(i =>
+                Invariant($"<li>{HtmlPage.Commit(series[i].Commit, commitUrlTemplate)}: {HtmlPage.Number(series[i - 1].Measured)} to {HtmlPage.Number(series[i].Measured)}</li>"))) + "</ul>");
+
+        body.Append("<h2>Every run</h2>");
+        Table(body, "runs", series.Reverse().ToList(), commitUrlTemplate);
+        return HtmlPage.Render($"{budget} – {project}", body.ToString());
+    }
+
+    private static void Table(StringBuilder body, string cssClass, IReadOnlyList<SeriesPoint> points, string? commitUrlTemplate)
+    {
+        body.Append(Invariant($"<table class=\"{cssClass}\"><thead><tr><th>run</th><th>commit</th><th>branch</th><th>uploaded (UTC)</th><th>runtime</th><th>valgrind</th><th>measured</th><th>limit</th><th>verdict</th></tr></thead><tbody>"));
+        foreach (var p in points)
+        {
+            var notes = (p.LimitChanged ? " re-recorded" : "") + (p.RuntimeChanged ? " runtime-changed" : "");
+            body.Append(Invariant($"<tr class=\"run{(p.Failed ? " failed" : "")}{notes}\"><td class=\"number\">{p.RunId}</td><td>{HtmlPage.Commit(p.Commit, commitUrlTemplate)}</td>"));
+            body.Append(Invariant($"<td>{HtmlPage.Encode(p.Branch)}</td><td>{p.UploadedUtc.UtcDateTime:yyyy-MM-dd HH:mm}</td><td>{HtmlPage.Encode(p.Runtime)}</td><td>{HtmlPage.Encode(p.ValgrindVersion ?? "–")}</td>"));
+            body.Append(Invariant($"<td class=\"number\">{HtmlPage.Number(p.Measured)}</td><td class=\"number\">{HtmlPage.Number(p.Limit)}{(p.LimitChanged ? " (re-recorded)" : "")}</td>{HtmlPage.VerdictCell(p.Verdict)}</tr>"));
+        }
+
+        body.Append("</tbody></table>");
+    }
+
+    private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+}

@@ -1,0 +1,51 @@
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+using Microsoft.AspNetCore.Routing;
+using Microsoft.Extensions.DependencyInjection;
+using PerfBudgets.Server.Storage;
+
+namespace PerfBudgets.Server.Dashboard;
+
+/// <summary>
+/// The dashboard's pages, served by the results server beside its API: <c>GET /projects/{project}[?branch=main]</c>
+/// and <c>GET /projects/{project}/budgets/{budget}[?branch=main]</c>. Reading follows the API's rule (public, or the
+/// project's token with <c>--read-token-required</c>); a refusal or a miss is an HTML page with its status.
+/// </summary>
+internal static class DashboardEndpoints
+{
+    public static void Map(IEndpointRouteBuilder routes)
+    {
+        routes.MapGet("/projects/{project}", (HttpContext context, string project) => Page(context, async (storage, options, branch) =>
+        {
+            await ResultsEndpoints.AuthorizeReadAsync(context, storage, project);
+            var budgets = await storage.GetLatestAsync(project, branch, context.RequestAborted);
+            return ProjectPage.Render(project, branch, budgets, options.CommitUrlTemplate);
+        }));
+        routes.MapGet("/projects/{project}/budgets/{budget}", (HttpContext context, string project, string budget) => Page(context, async (storage, options, branch) =>
+        {
+            await ResultsEndpoints.AuthorizeReadAsync(context, storage, project);
+            var name = ResultsEndpoints.BudgetName(budget);
+            var series = await storage.GetSeriesAsync(project, name, branch, context.RequestAborted);
+            return series.Count > 0
+                ? BudgetPage.Render(project, name, branch, series, options.CommitUrlTemplate)
+                : throw new ServerInputException(StatusCodes.Status404NotFound, $"Project '{project}' has no run with budget '{name}' on branch '{branch}'.");
+        }));
+    }
+
+    private static async Task<IResult> Page(HttpContext context, Func<IResultsStorage, ResultsServerOptions, string, Task<string>> render)
+    {
+        var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
+        var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
+        var branch = context.Request.Query["branch"].ToString() is { Length: > 0 } named ? named : "main";
+        context.Response.Headers.ContentSecurityPolicy = HtmlPage.ContentSecurityPolicy;
+        context.Response.Headers.XContentTypeOptions = "nosniff";
+        try
+        {
+            return Results.Content(await render(storage, options, branch), "text/html; charset=utf-8");
+        }
+        catch (ServerInputException e)
+        {
+            return Results.Content(HtmlPage.Error(e.StatusCode, e.Message), "text/html; charset=utf-8", statusCode: e.StatusCode);
+        }
+    }
+}
