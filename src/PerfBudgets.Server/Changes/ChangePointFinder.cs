@@ -70,7 +70,7 @@ internal sealed class ChangePointFinder
                     ? 0
                     : Math.Abs(Shift(Median(before), Median(after)));
                 var falls = shift < _settings.MinRelativeShift || Significance(before, after, sigma) < _settings.MinSignificance;
-                if (falls && shift < weakestShift)
+                if (falls && (weakest < 0 || shift < weakestShift))
                 {
                     weakest = i;
                     weakestShift = shift;

@@ -162,7 +162,7 @@ internal static class PullRequestSummary
             foreach (var (name, baseEntry, headEntry) in moved.Take(MethodsShown))
             {
                 text.AppendLine(CultureInfo.InvariantCulture,
-                    $"| `{name}` | {(baseEntry is null ? "—" : Figures.Format(baseEntry.Value))} | {(headEntry is null ? "—" : Figures.Format(headEntry.Value))} | {(headEntry ?? baseEntry)!.Unit} | {(headEntry is null ? "gone" : baseEntry is null ? "new" : Change(baseEntry.Value, headEntry.Value))} |");
+                    $"| `{Cell(name)}` | {(baseEntry is null ? "—" : Figures.Format(baseEntry.Value))} | {(headEntry is null ? "—" : Figures.Format(headEntry.Value))} | {(headEntry ?? baseEntry)!.Unit} | {(headEntry is null ? "gone" : baseEntry is null ? "new" : Change(baseEntry.Value, headEntry.Value))} |");
             }
 
             if (r.Attribution?.Change is { Length: > 0 } change)
@@ -225,6 +225,9 @@ internal static class PullRequestSummary
         0 => after > 0 ? "up from 0" : "down from 0",
         var b => Figures.Percent((after - b.Value) / Math.Abs(b.Value) * 100, signed: true),
     };
+
+    // A pipe would end a markdown table's cell, even inside backticks; a method name is whatever the profiler reported.
+    private static string Cell(string text) => text.Replace("|", "\\|", StringComparison.Ordinal);
 
     // Enough of a SHA to find it; a name that is not a SHA is left whole.
     private static string Short(string commit) => commit.Length == 40 ? commit[..10] : commit;
