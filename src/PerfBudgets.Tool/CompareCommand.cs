@@ -28,8 +28,8 @@ internal static class CompareCommand
         return command;
     }
 
-    // Noise thresholds are the same in every profile, so the active one (PERF_PROFILE) serves.
-    private static BudgetBook LoadBook(string path) =>
+    /// <summary>The budget book whose noise thresholds flag a change; the same in every profile, so the active one serves.</summary>
+    internal static BudgetBook LoadBook(string path) =>
         File.Exists(path)
             ? BudgetBook.Load(path, HarnessEnvironment.Profile)
             : throw new ToolInputException($"--budgets '{Path.GetFullPath(path)}' does not exist.");

@@ -28,10 +28,11 @@ internal static class SummaryCommand
         var output = new Option<string?>("--out") { Description = $"Where to write the markdown (default: appended to ${StepSummaryVariable} when set, else printed)." };
         var branch = new Option<string>("--branch") { Description = "The branch whose change points are warned about.", DefaultValueFactory = _ => "main" };
         var last = new Option<int>("--last") { Description = "Warn about change points within this many latest runs of --branch.", DefaultValueFactory = _ => 10 };
+        var budgets = new Option<string?>("--budgets") { Description = "The budgets.json whose noise thresholds mark a change as worse than noise (none: nothing is)." };
         var top = new Option<int>("--top") { Description = "How many of the largest changes to list.", DefaultValueFactory = _ => 10 };
         var command = new Command("summary", "Writes a pull request's markdown summary: failures, largest changes against the base, counted budgets, recent change points.")
         {
-            server, project, tokenFile, baseCommit, parents, results, output, branch, last, top,
+            server, project, tokenFile, baseCommit, parents, results, output, budgets, branch, last, top,
         };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {
@@ -41,6 +42,7 @@ internal static class SummaryCommand
             }
 
             var head = BaselineResults.Load(parseResult.GetValue(results)!, "results");
+            var book = parseResult.GetValue(budgets) is { } budgetsPath ? CompareCommand.LoadBook(budgetsPath) : null;
             var name = parseResult.GetValue(project)!;
             using var client = new ResultsServerClient(UploadCommand.ServerUri(parseResult.GetValue(server)!));
             var token = parseResult.GetValue(tokenFile) is { } file ? (await File.ReadAllTextAsync(file, cancellationToken)).Trim() : null;
@@ -48,7 +50,7 @@ internal static class SummaryCommand
                 UploadCommand.SplitCommits(parseResult.GetValue(parents)), token, cancellationToken);
             var baseResults = baseline.ResultsJson is { } json ? PullRequestSummary.ByName(ResultStore.Parse(json)) : null;
             var changes = await client.ChangesAsync(name, parseResult.GetValue(branch)!, parseResult.GetValue(last), token, cancellationToken);
-            var markdown = PullRequestSummary.Render(head.Results.Values.ToList(), baseline, baseResults, changes,
+            var markdown = PullRequestSummary.Render(head.Results.Values.ToList(), baseline, baseResults, book, changes,
                 parseResult.GetValue(branch)!, parseResult.GetValue(last), parseResult.GetValue(top));
             await WriteAsync(markdown, parseResult.GetValue(output), cancellationToken);
             return 0;

@@ -6,8 +6,9 @@ namespace PerfBudgets.Server.Changes;
 /// <summary>
 /// Finds where a timed budget's series shifted from one commit on. Perfolizer's ED-PELT proposes the boundaries (a
 /// non-parametric detector: it needs no model of the noise, which on a shared machine is anything but normal); each is
-/// then kept only if the levels on both sides are long enough and their medians differ by enough
-/// (<see cref="ChangePointSettings"/>), so that noise, a changed spread or one slow run is not reported as a change.
+/// then kept only if the levels on both sides are long enough and their medians differ by enough, both as a fraction and
+/// against the levels' own spread (<see cref="ChangePointSettings"/>), so that noise, a changed spread or one slow run
+/// is not reported as a change.
 /// </summary>
 internal sealed class ChangePointFinder
 {
@@ -61,13 +62,15 @@ internal sealed class ChangePointFinder
         {
             var weakest = -1;
             var weakestShift = double.PositiveInfinity;
+            var sigma = Sigma(figures, boundaries);
             for (var i = 0; i < boundaries.Count; i++)
             {
                 var (before, after) = Levels(figures, boundaries, i);
                 var shift = before.Length < _settings.MinSegmentLength || after.Length < _settings.MinSegmentLength
                     ? 0
                     : Math.Abs(Shift(Median(before), Median(after)));
-                if (shift < _settings.MinRelativeShift && shift < weakestShift)
+                var falls = shift < _settings.MinRelativeShift || Significance(before, after, sigma) < _settings.MinSignificance;
+                if (falls && (weakest < 0 || shift < weakestShift))
                 {
                     weakest = i;
                     weakestShift = shift;
@@ -100,6 +103,37 @@ internal sealed class ChangePointFinder
         var end = i == boundaries.Count - 1 ? figures.Length : boundaries[i + 1];
         return (figures[start..boundaries[i]], figures[boundaries[i]..end]);
     }
+
+    // How many standard errors apart the two medians are. The noise σ is taken from the whole series as its levels
+    // stand (1.4826 × the median absolute deviation of every run from its level's median: the standard deviation for
+    // normal noise, unmoved by a few slow runs, and steadier than one short level's own); a median of n runs has a
+    // standard error of 1.2533 σ / √n.
+    private static double Significance(double[] before, double[] after, double sigma)
+    {
+        var difference = Math.Abs(Median(after) - Median(before));
+        var error = 1.2533 * sigma * Math.Sqrt(1.0 / before.Length + 1.0 / after.Length);
+        return error > 0 ? difference / error : difference > 0 ? double.PositiveInfinity : 0;
+    }
+
+    private static double Sigma(double[] figures, List<int> boundaries)
+    {
+        var deviations = new double[figures.Length];
+        var start = 0;
+        foreach (var end in boundaries.Append(figures.Length))
+        {
+            var median = Median(figures[start..end]);
+            for (var i = start; i < end; i++)
+            {
+                deviations[i] = Math.Abs(figures[i] - median);
+            }
+
+            start = end;
+        }
+
+        return 1.4826 * Median(deviations);
+    }
+
+    private static double Square(double value) => value * value;
 
     private static double Shift(double before, double after) =>
         before != 0 ? (after - before) / Math.Abs(before) : after == 0 ? 0 : double.PositiveInfinity * Math.Sign(after);

@@ -24,6 +24,7 @@ internal static class PullRequestSummary
     /// <param name="head">This run's results, in results.json order.</param>
     /// <param name="baseline">What the server held for the base commit.</param>
     /// <param name="baseResults">The base run's results by budget, or null when the server had no run to compare with.</param>
+    /// <param name="book">The budget book whose noise thresholds mark a change as worse than noise, or null.</param>
     /// <param name="changes">Change points of the timed budgets on <paramref name="branch"/> within its last <paramref name="lastRuns"/> runs.</param>
     /// <param name="branch">The branch the change points are of (main).</param>
     /// <param name="lastRuns">How many of its latest runs were searched.</param>
@@ -32,6 +33,7 @@ internal static class PullRequestSummary
         IReadOnlyList<BudgetResult> head,
         BaselineAnswer baseline,
         IReadOnlyDictionary<string, BudgetResult>? baseResults,
+        BudgetBook? book,
         IReadOnlyList<ReportedChange> changes,
         string branch,
         int lastRuns,
@@ -43,7 +45,7 @@ internal static class PullRequestSummary
         var text = new StringBuilder();
         text.AppendLine(Heading).AppendLine();
         Failures(text, head);
-        LargestChanges(text, head, baseline, baseResults, top);
+        LargestChanges(text, head, baseline, baseResults, book, top);
         Counted(text, head, baseResults);
         ChangePoints(text, changes, branch, lastRuns);
         return text.ToString();
@@ -83,7 +85,7 @@ internal static class PullRequestSummary
     }
 
     private static void LargestChanges(StringBuilder text, IReadOnlyList<BudgetResult> head, BaselineAnswer baseline,
-        IReadOnlyDictionary<string, BudgetResult>? baseResults, int top)
+        IReadOnlyDictionary<string, BudgetResult>? baseResults, BudgetBook? book, int top)
     {
         text.AppendLine("### Largest changes against the base").AppendLine();
         if (baseResults is null || baseline.ComparedCommit is null)
@@ -96,7 +98,7 @@ internal static class PullRequestSummary
         text.AppendLine(baseline.IsNearestAncestor
             ? $"The server has no run of base `{Short(baseline.Commit)}`; compared with its nearest ancestor with a run, `{Short(baseline.ComparedCommit)}`."
             : $"Compared with the run of base `{Short(baseline.Commit)}`.");
-        var table = ChangeTable.Compare(baseResults, ByName(head), book: null);
+        var table = ChangeTable.Compare(baseResults, ByName(head), book);
         var moved = table.Rows
             .Where(r => r.Comparison?.ChangePercent is { } c && c != 0)
             .OrderByDescending(r => Math.Abs(r.Comparison!.ChangePercent!.Value))
@@ -111,7 +113,9 @@ internal static class PullRequestSummary
         text.AppendLine().AppendLine("| Budget | Base | Head | Unit | Change | |").AppendLine("|---|---:|---:|---|---:|---|");
         foreach (var row in moved.Take(top))
         {
-            var worse = row.Comparison!.WorsePercent is { } w && BudgetKind.TryParse(row.Head!.Kind, out _) ? (w > 0 ? "worse" : "better") : string.Empty;
+            var worse = row.Flagged ? "**worse**"
+                : row.Comparison!.WorsePercent is { } w && BudgetKind.TryParse(row.Head!.Kind, out _) ? (w > 0 ? "worse" : "better")
+                : string.Empty;
             text.AppendLine(CultureInfo.InvariantCulture,
                 $"| {row.Budget} | {Figures.Format(row.Base!.Measured)} | {Figures.Format(row.Head!.Measured)} | {row.Head.Unit} | {ChangeTable.Change(row.Comparison)} | {worse} |");
         }
@@ -120,6 +124,10 @@ internal static class PullRequestSummary
         {
             text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"{moved.Count - top} smaller changes not shown; `perfbudgets compare` lists them all.");
         }
+
+        text.AppendLine().AppendLine(table.HasNoiseThresholds
+            ? "**worse**: worse than the budget's noise threshold in budgets.json, as a run with `PERF_BASELINE` warns."
+            : "Not judged against noise: give `--budgets budgets.json` to mark the changes beyond their noise threshold.");
 
         text.AppendLine();
     }
@@ -162,7 +170,7 @@ internal static class PullRequestSummary
             foreach (var (name, baseEntry, headEntry) in moved.Take(MethodsShown))
             {
                 text.AppendLine(CultureInfo.InvariantCulture,
-                    $"| `{name}` | {(baseEntry is null ? "—" : Figures.Format(baseEntry.Value))} | {(headEntry is null ? "—" : Figures.Format(headEntry.Value))} | {(headEntry ?? baseEntry)!.Unit} | {(headEntry is null ? "gone" : baseEntry is null ? "new" : Change(baseEntry.Value, headEntry.Value))} |");
+                    $"| `{Cell(name)}` | {(baseEntry is null ? "—" : Figures.Format(baseEntry.Value))} | {(headEntry is null ? "—" : Figures.Format(headEntry.Value))} | {(headEntry ?? baseEntry)!.Unit} | {(headEntry is null ? "gone" : baseEntry is null ? "new" : Change(baseEntry.Value, headEntry.Value))} |");
             }
 
             if (r.Attribution?.Change is { Length: > 0 } change)
@@ -225,6 +233,9 @@ internal static class PullRequestSummary
         0 => after > 0 ? "up from 0" : "down from 0",
         var b => Figures.Percent((after - b.Value) / Math.Abs(b.Value) * 100, signed: true),
     };
+
+    // A pipe would end a markdown table's cell, even inside backticks; a method name is whatever the profiler reported.
+    private static string Cell(string text) => text.Replace("|", "\\|", StringComparison.Ordinal);
 
     // Enough of a SHA to find it; a name that is not a SHA is left whole.
     private static string Short(string commit) => commit.Length == 40 ? commit[..10] : commit;

@@ -61,6 +61,30 @@ public sealed class ChangePointFinderTests
     }
 
     [Fact]
+    public void Across_100_seeded_series_noise_is_not_a_change_and_a_15_percent_step_over_5_percent_noise_is_found_at_its_commit()
+    {
+        // Beyond the one series of each file above: the false alarms and misses of the default settings.
+        var finder = new ChangePointFinder();
+        var falseAlarms = 0;
+        var noisyFalseAlarms = 0;
+        var found = 0;
+        for (var seed = 1; seed <= 100; seed++)
+        {
+            var random = new Random(seed);
+            var flat = Enumerable.Range(0, 60).Select(i => new CommitFigure($"c{i:000}", 12 * (1 + 0.05 * Gaussian(random)))).ToList();
+            var noisy = Enumerable.Range(0, 60).Select(i => new CommitFigure($"c{i:000}", 12 * (1 + 0.20 * Gaussian(random)))).ToList();
+            var step = Enumerable.Range(0, 60).Select(i => new CommitFigure($"c{i:000}", (i < 30 ? 12 : 13.8) * (1 + 0.05 * Gaussian(random)))).ToList();
+            falseAlarms += finder.Find(flat).Count;
+            noisyFalseAlarms += finder.Find(noisy).Count > 0 ? 1 : 0;
+            found += finder.Find(step) is [{ Index: >= 29 and <= 31 }] ? 1 : 0;
+        }
+
+        falseAlarms.Should().Be(0, "no flat series with 5% noise has a change point");
+        noisyFalseAlarms.Should().BeLessThanOrEqualTo(5, "at most 5 of 100 flat series with 20% noise have one (3 of these do)");
+        found.Should().BeGreaterThanOrEqualTo(90, "a 15% step over 5% noise is found alone and within one run in at least 90% of series");
+    }
+
+    [Fact]
     public void A_constant_series_and_one_that_leaves_zero_are_read_without_error()
     {
         var constant = Enumerable.Range(0, 30).Select(i => new CommitFigure($"c{i:000}", 5)).ToList();
@@ -84,6 +108,10 @@ public sealed class ChangePointFinderTests
     [InlineData("info", false)]
     public void Only_timed_kinds_are_read_as_series(string kind, bool timed) =>
         ChangePointFinder.IsTimed(kind).Should().Be(timed);
+
+    // A standard normal deviate (Box-Muller), so that a seed gives the same series on every runtime.
+    private static double Gaussian(Random random) =>
+        Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());
 
     private static IReadOnlyList<ChangePoint> Find(string file, ChangePointSettings? settings = null) =>
         new ChangePointFinder(settings).Find(Read(file));

@@ -1,17 +1,21 @@
 using System.CommandLine;
 using System.Net;
 using System.Text.Json.Nodes;
+using PerfBudgets.Tests.Server.Postgres;
 using PerfBudgets.Tool;
 
 namespace PerfBudgets.Tests.Server.Changes;
 
-/// <summary><c>GET /api/projects/{project}/changes</c> and <c>perfbudgets changes</c>, on a running server.</summary>
-public sealed class ResultsServerChangesTests
+/// <summary><c>GET /api/projects/{project}/changes</c> and <c>perfbudgets changes</c>, on a running server of each database.</summary>
+public abstract class ResultsServerChangesTests
 {
+    /// <summary>The database the tests of this class run on: null for SQLite, the run's cluster for PostgreSQL.</summary>
+    protected abstract PostgresCluster? Postgres { get; }
+
     [Fact]
-    public async Task A_p99_that_steps_up_at_run_10_of_20_is_one_change_at_that_commit_and_the_counted_step_is_not_listed()
+    public async Task A_p99_that_steps_up_at_run_10_of_20_is_one_change_at_that_commit_within_the_last_10_runs_and_the_counted_step_is_not_listed()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await RunningResultsServer.StartAsync(postgres: Postgres);
         await TimedRuns.UploadSeriesAsync(server, count: 20, stepAt: 10);
         await TimedRuns.UploadSeriesAsync(server, count: 3, stepAt: 0, branch: "feature");
 
@@ -28,18 +32,40 @@ public sealed class ResultsServerChangesTests
         change["medianAfter"]!.GetValue<double>().Should().BeApproximately(14.0, 0.2);
         change["relativeShift"]!.GetValue<double>().Should().BeApproximately(1.0 / 6, 0.02);
         change["runtimeChanged"]!.GetValue<bool>().Should().BeFalse();
-    }
-
-    [Fact]
-    public async Task Last_n_keeps_only_the_changes_within_the_latest_n_runs()
-    {
-        await using var server = await RunningResultsServer.StartAsync();
-        await TimedRuns.UploadSeriesAsync(server, count: 20, stepAt: 10);
-
-        (await GetAsync(server, "changes?branch=main&last=9"))["changes"]!.AsArray().Should().BeEmpty();
+        (await GetAsync(server, "changes?branch=main&last=9"))["changes"]!.AsArray().Should().BeEmpty("the change is 10 runs back");
         (await GetAsync(server, "changes?branch=main&last=10"))["changes"]!.AsArray().Should().ContainSingle();
-        (await GetAsync(server, "changes?branch=main&minShift=0.2"))["changes"]!.AsArray().Should().BeEmpty();
+        (await GetAsync(server, "changes?branch=main&minShift=0.2"))["changes"]!.AsArray().Should().BeEmpty("the shift is under 20%");
+        (await GetAsync(server, "changes?branch=feature"))["changes"]!.AsArray().Should().BeEmpty("the feature branch has 3 runs");
     }
+
+    internal static async Task<JsonNode> GetAsync(RunningResultsServer server, string pathAndQuery) =>
+        JsonNode.Parse(await server.Http.GetStringAsync($"api/projects/{RunningResultsServer.Project}/{pathAndQuery}", TestContext.Current.CancellationToken))!;
+
+    // The suite runs its tests one at a time (AssemblyInfo.cs), so standard output can be borrowed.
+    internal static async Task<(int ExitCode, string Output)> InvokeAsync(Command command, params string[] args)
+    {
+        var original = Console.Out;
+        using var output = new StringWriter();
+        Console.SetOut(output);
+        try
+        {
+            var exitCode = await command.Parse(args).InvokeAsync(cancellationToken: TestContext.Current.CancellationToken);
+            return (exitCode, output.ToString());
+        }
+        finally
+        {
+            Console.SetOut(original);
+        }
+    }
+}
+
+/// <summary>
+/// The changes endpoint and command on SQLite, with what does not depend on the database (no change in a flat series,
+/// refusals, the command's output) tested here only.
+/// </summary>
+public sealed class ResultsServerChangesTestsOnSqlite : ResultsServerChangesTests
+{
+    protected override PostgresCluster? Postgres => null;
 
     [Fact]
     public async Task Twenty_unchanged_runs_have_no_change_and_bad_queries_are_400()
@@ -76,24 +102,11 @@ public sealed class ResultsServerChangesTests
         stricter.Should().Be($"0 change points in the timed budgets of main.{Environment.NewLine}");
         missingCode.Should().Be(CommandAction.BadInput);
     }
+}
 
-    private static async Task<JsonNode> GetAsync(RunningResultsServer server, string pathAndQuery) =>
-        JsonNode.Parse(await server.Http.GetStringAsync($"api/projects/{RunningResultsServer.Project}/{pathAndQuery}", TestContext.Current.CancellationToken))!;
-
-    // The suite runs its tests one at a time (AssemblyInfo.cs), so standard output can be borrowed.
-    internal static async Task<(int ExitCode, string Output)> InvokeAsync(Command command, params string[] args)
-    {
-        var original = Console.Out;
-        using var output = new StringWriter();
-        Console.SetOut(output);
-        try
-        {
-            var exitCode = await command.Parse(args).InvokeAsync(cancellationToken: TestContext.Current.CancellationToken);
-            return (exitCode, output.ToString());
-        }
-        finally
-        {
-            Console.SetOut(original);
-        }
-    }
+/// <summary>The changes endpoint and command on PostgreSQL.</summary>
+[Collection(PostgresCollection.Name)]
+public sealed class ResultsServerChangesTestsOnPostgres(PostgresCluster cluster) : ResultsServerChangesTests
+{
+    protected override PostgresCluster? Postgres => cluster;
 }

@@ -17,10 +17,22 @@ public sealed class SummaryCommandTests : IDisposable
         await UploadAsync(server, "h0", TimedRuns.ResultsJson(p99: 13, p99Limit: 50, instructions: 1_000_000, bytes: 100));
         var head = Write("results.json", TimedRuns.ResultsJson(p99: 60, p99Limit: 50, instructions: 1_050_000, bytes: 110,
             methods: [("Json.Writer.WriteString", 650_000), ("Json.Reader.Read", 390_000), ("Json.New.Escape", 10_000)]));
+        var budgets = Write("budgets.json", """
+            {
+              "profiles": ["ci"],
+              "noise": { "p99-ms-max": 0.4, "instructions-max": 0.005, "allocated-bytes-per-op": 0.2 },
+              "budgets": [
+                { "name": "Load.Api.P99Ms", "kind": "p99-ms-max", "limit": 50, "unit": "ms" },
+                { "name": "Cpu.Json.Instructions", "kind": "instructions-max", "limit": 1100000, "unit": "instructions",
+                  "recorded": 1000000, "margin": 0.1, "recordedOn": { "runtime": "10.0.12", "valgrind": "3.24.0" } },
+                { "name": "Alloc.Json.BytesPerOp", "kind": "allocated-bytes-per-op", "limit": 200, "unit": "B/op" }
+              ]
+            }
+            """);
         var markdown = Path.Combine(_folder, "summary.md");
 
         var (exitCode, _) = await ResultsServerChangesTests.InvokeAsync(SummaryCommand.Create(), "--server", server.Server.Address.ToString(),
-            "--project", RunningResultsServer.Project, "--base", "b1", "--results", head, "--out", markdown);
+            "--project", RunningResultsServer.Project, "--base", "b1", "--results", head, "--budgets", budgets, "--out", markdown);
 
         exitCode.Should().Be(0);
         var text = File.ReadAllText(markdown);
@@ -28,8 +40,9 @@ public sealed class SummaryCommandTests : IDisposable
         text.Should().Contain("**1 of 3 budgets failed.**");
         text.Should().Contain("| Load.Api.P99Ms | 60 | 50 | ms | (+20%) |");
         text.Should().Contain("Compared with the run of base `b1`.");
-        text.Should().Contain("| Load.Api.P99Ms | 12 | 60 | ms | +400% | worse |");
-        text.Should().Contain("| Alloc.Json.BytesPerOp | 100 | 110 | B/op | +10% | worse |");
+        text.Should().Contain("| Load.Api.P99Ms | 12 | 60 | ms | +400% | **worse** |");
+        text.Should().Contain("| Alloc.Json.BytesPerOp | 100 | 110 | B/op | +10% | worse |", "10% is within its 20% noise threshold");
+        text.Should().Contain("| Cpu.Json.Instructions | 1,000,000 | 1,050,000 | instructions | +5% | **worse** |");
         text.Should().Contain("| Cpu.Json.Instructions | 1,000,000 | 1,050,000 | 1,100,000 | instructions | +5% |");
         text.Should().Contain("| `Json.Writer.WriteString` | 600,000 | 650,000 | instructions | +8.3% |");
         text.Should().Contain("| `Json.Old.Escape` | 10,000 | — | instructions | gone |");
@@ -66,6 +79,7 @@ public sealed class SummaryCommandTests : IDisposable
         text.Should().StartWith("## Tests\n\nall passed\n## Performance budgets");
         text.Should().Contain("No budget failed (3 gated).");
         text.Should().Contain("The server has no run of base `never-run`; compared with its nearest ancestor with a run, `c19`.");
+        text.Should().Contain("Not judged against noise: give `--budgets budgets.json`");
         text.Should().MatchRegex(@"- ⚠️ \*\*Load\.Api\.P99Ms\*\* shifted \+1[67]% from `c12` on: median 12(\.\d+)? → 14(\.\d+)? ms \(8 runs since\)");
     }
 
