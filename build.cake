@@ -140,20 +140,12 @@ Task("Clean.Results")
 
 Task("Build").Does(() => DotNetBuild(solution, new DotNetBuildSettings { Configuration = configuration }));
 
-Task("Test.PerfBudgets").IsDependentOn("Build").Does(() => RunSuite("PerfBudgets"));
-Task("Test.Correctness").IsDependentOn("Build").Does(() => RunSuite("Correctness"));
-Task("Test.Alloc").IsDependentOn("Build").Does(() => RunSuite("Alloc"));
-Task("Test.Cpu").IsDependentOn("Build").Does(() => RunSuite("Cpu"));
-Task("Test.Load").IsDependentOn("Build").Does(() => RunSuite("Load"));
+// Test.PerfBudgets, Test.Correctness, Test.Alloc, Test.Cpu, Test.Load: one suite each, in this order.
+var suites = new[] { "PerfBudgets", "Correctness", "Alloc", "Cpu", "Load" };
+foreach (var suite in suites) Task("Test." + suite).IsDependentOn("Build").Does(() => RunSuite(suite));
 
-Task("Test")
-    .IsDependentOn("Clean.Results")
-    .IsDependentOn("Test.PerfBudgets")
-    .IsDependentOn("Test.Correctness")
-    .IsDependentOn("Test.Alloc")
-    .IsDependentOn("Test.Cpu")
-    .IsDependentOn("Test.Load")
-    .Does(() => FailIfAnySuiteFailed());
+var test = Task("Test").IsDependentOn("Clean.Results").Does(() => FailIfAnySuiteFailed());
+foreach (var suite in suites) test.IsDependentOn("Test." + suite);
 
 Task("Pack")
     .Description("Writes the PerfBudgets packages (the core and its add-ons) with their symbols packages, and the PerfBudgets.Tool package (the perfbudgets dotnet tool), to artifacts/packages.")
@@ -284,16 +276,19 @@ Task("Baseline")
     FailIfAnySuiteFailed();
 });
 
-Task("Default")
-    .IsDependentOn("Build")
-    .IsDependentOn("Clean.Results")
-    .IsDependentOn("Test.PerfBudgets")
-    .IsDependentOn("Test.Correctness")
-    .IsDependentOn("Test.Alloc")
-    .IsDependentOn("Test.Cpu")
-    .IsDependentOn("Test.Load")
-    .IsDependentOn("Report")
-    .IsDependentOn("Test.Package")
-    .Does(() => FailIfAnySuiteFailed());
+Task("Upload")
+    .Description("Sends the last run's artifacts/budgets/results.json to a results server (perfbudgets upload, docs/results-server.md) with HEAD's commit and parents and the branch checked out (--branch=NAME where HEAD is detached, as in CI): --server=URL (default http://127.0.0.1:5080, where `perfbudgets serve` listens), --project=NAME (default perfgate) and --token-file=FILE (default perfbudgets.token: the write token `perfbudgets serve --add-project NAME` printed). The dashboard is then at the server's address.")
+    .Does(() =>
+{
+    string Git(string arguments) => StartProcess("git", new ProcessSettings { Arguments = arguments, RedirectStandardOutput = true }, out var lines) == 0 ? string.Join(",", lines).Trim() : throw new Exception($"git {arguments} failed: Upload needs a git checkout.");
+    RunTool(configuration, new ProcessArgumentBuilder().Append("upload").Append("--server").AppendQuoted(Argument("server", "http://127.0.0.1:5080"))
+        .Append("--project").AppendQuoted(Argument("project", "perfgate")).Append("--token-file").AppendQuoted(Argument("token-file", "perfbudgets.token"))
+        .Append("--commit").AppendQuoted(commit ?? Git("rev-parse HEAD")).Append("--branch").AppendQuoted(Argument("branch", Git("rev-parse --abbrev-ref HEAD")))
+        .Append("--parents").AppendQuoted(Git($"rev-parse {commit ?? "HEAD"}^@")).Append("--results").AppendQuoted(MakeAbsolute(budgetResults + File("results.json")).FullPath));
+});
+
+var gate = Task("Default").IsDependentOn("Build").IsDependentOn("Clean.Results").Does(() => FailIfAnySuiteFailed());
+foreach (var suite in suites) gate.IsDependentOn("Test." + suite);
+gate.IsDependentOn("Report").IsDependentOn("Test.Package");
 
 RunTarget(target);

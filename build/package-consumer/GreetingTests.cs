@@ -11,7 +11,8 @@ using PerfBudgets.Load;
 using PerfBudgets.Measuring;
 using Xunit;
 
-[assembly: CollectionBehavior(DisableTestParallelization = true)]
+// xunit v3 4.x: one test at a time (CollectionBehavior's DisableTestParallelization is obsolete there, an error).
+[assembly: Xunit.v3.Parallelization(Mode = Xunit.Sdk.ParallelMode.None)]
 
 namespace PackageConsumer;
 
