@@ -176,8 +176,8 @@ public sealed class BudgetGate
     }
 
     /// <summary>
-    /// Checks a counted budget (<c>instructions-max</c> or <c>syscalls-max</c>) against what the instruction meter
-    /// counted. The figure's breakdown by method is recorded with every result (it costs nothing more); when the
+    /// Checks a counted budget (<c>instructions-max</c>, <c>syscalls-max</c>, or <c>cycles-max</c> on a measurement taken
+    /// with the cache simulation on) against what the instruction meter counted. The figure's breakdown by method is recorded with every result (it costs nothing more); when the
     /// budget breaks, the failure names the methods that grew since the recording (<see cref="RecordedMethodsFile.FileName"/>
     /// beside <c>budgets.json</c>) and, with a baseline, since the baseline run. A measurement taken on another runtime
     /// than the budget was recorded with fails and says so: counts do not compare across runtime versions. One taken
@@ -291,11 +291,14 @@ public sealed class BudgetGate
         var budget = Book.Get(budgetName);
         return budget.Kind.IsCounted && budget.Kind != BudgetKind.GrowthExponentMax
             ? budget
-            : throw new BudgetFileException($"{Book.FilePath}: budget '{budgetName}' is a {budget.Kind} budget; CheckCount takes {BudgetKind.InstructionsMax} or {BudgetKind.SyscallsMax}.");
+            : throw new BudgetFileException($"{Book.FilePath}: budget '{budgetName}' is a {budget.Kind} budget; CheckCount takes {BudgetKind.InstructionsMax}, {BudgetKind.SyscallsMax} or {BudgetKind.CyclesMax}.");
     }
 
     private static double CountedFigure(Budget budget, InstructionMeasurement measurement) =>
-        budget.Kind == BudgetKind.SyscallsMax ? measurement.SystemCallsPerOperation : measurement.InstructionsPerOperation;
+        budget.Kind == BudgetKind.SyscallsMax ? measurement.SystemCallsPerOperation
+        : budget.Kind == BudgetKind.CyclesMax ? measurement.EstimatedCyclesPerOperation
+            ?? throw new ArgumentException($"{budget.Name} is a {budget.Kind} budget, and the measurement has no estimated cycles: count it with the cache simulation on (InstructionMeter.RunProcess(..., cacheSimulation: true)).", nameof(measurement))
+        : measurement.InstructionsPerOperation;
 
     /// <summary>
     /// Checks a <c>growth-exponent-max</c> budget against an operation counted at two sizes: the figure is the growth

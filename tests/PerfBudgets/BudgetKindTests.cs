@@ -12,6 +12,7 @@ public sealed class BudgetKindTests
     [InlineData("p99-cpu-ms-per-request-max", BudgetDirection.AtMost, nameof(UnitFamily.Time), false, true, true)]
     [InlineData("errors-max", BudgetDirection.AtMost, nameof(UnitFamily.Count), false, false, true)]
     [InlineData("instructions-max", BudgetDirection.AtMost, nameof(UnitFamily.Instructions), true, false, true)]
+    [InlineData("cycles-max", BudgetDirection.AtMost, nameof(UnitFamily.Cycles), true, false, true)]
     [InlineData("syscalls-max", BudgetDirection.AtMost, nameof(UnitFamily.SystemCalls), true, false, true)]
     [InlineData("growth-exponent-max", BudgetDirection.AtMost, nameof(UnitFamily.Ratio), true, false, true)]
     [InlineData("blocked-ms-max", BudgetDirection.AtMost, nameof(UnitFamily.Time), false, false, true)]
@@ -36,7 +37,7 @@ public sealed class BudgetKindTests
     [Fact]
     public void Every_kind_is_parsed_back_to_the_same_instance_and_an_unknown_name_is_not()
     {
-        BudgetKind.All.Should().HaveCount(22);
+        BudgetKind.All.Should().HaveCount(23);
         foreach (var kind in BudgetKind.All)
         {
             BudgetKind.TryParse(kind.Name, out var parsed).Should().BeTrue();

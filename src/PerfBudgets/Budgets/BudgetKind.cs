@@ -47,6 +47,14 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     public static readonly BudgetKind SyscallsMax = new("syscalls-max", BudgetDirection.AtMost, UnitFamily.SystemCalls, Traits.Counted);
 
     /// <summary>
+    /// Cycles per operation estimated from Callgrind's cache simulation (<c>InstructionMeter</c> with the cache
+    /// simulation on, its caches fixed): L1 hits + 5 x last-level hits + 35 x memory accesses. Counted like
+    /// <see cref="InstructionsMax"/>, and it sees what an instruction count cannot: the same work over a working set
+    /// that no longer fits a cache.
+    /// </summary>
+    public static readonly BudgetKind CyclesMax = new("cycles-max", BudgetDirection.AtMost, UnitFamily.Cycles, Traits.Counted);
+
+    /// <summary>
     /// How an operation's counted cost grows with its input between two sizes: the exponent k of cost ∝ size^k
     /// (<c>GrowthMeasurement</c>), unitless; linear work with a fixed part is at most 1, a scan per item about 2.
     /// Counted like <see cref="InstructionsMax"/>: recorded, re-recorded rather than tuned; its margin is in exponent
@@ -126,7 +134,7 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     internal UnitFamily Family { get; }
 
     /// <summary>
-    /// True for the counted kinds (<see cref="InstructionsMax"/>, <see cref="SyscallsMax"/>, <see cref="GrowthExponentMax"/>): their limit is a recorded
+    /// True for the counted kinds (<see cref="InstructionsMax"/>, <see cref="SyscallsMax"/>, <see cref="CyclesMax"/>, <see cref="GrowthExponentMax"/>): their limit is a recorded
     /// count plus a margin, recorded with a runtime and a Valgrind version, and re-recorded rather than tuned.
     /// </summary>
     public bool IsCounted => (_traits & Traits.Counted) != 0;

@@ -26,4 +26,7 @@ internal enum UnitFamily
 
     /// <summary>System calls made.</summary>
     SystemCalls,
+
+    /// <summary>Cycles estimated from a cache simulation.</summary>
+    Cycles,
 }

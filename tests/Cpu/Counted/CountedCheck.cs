@@ -21,9 +21,11 @@ internal static class CountedCheck
         var run = await runs.InProcess;
         run.StandardOutput.Should().Contain($"workload {workload} check ok", "the counted workload did its work");
         var measurement = run.Measurement(workload);
-        if (measurement.EstimatedCyclesPerOperation is { } cycles && budgetName.EndsWith(".Instructions", StringComparison.Ordinal))
+        if (measurement.EstimatedCyclesPerOperation is { } cycles && budgetName.EndsWith(".Instructions", StringComparison.Ordinal)
+            && !gate.Book.Budgets.Any(b => b.Name == $"{workload}.EstimatedCycles"))
         {
-            // Recorded beside the count, never gated: estimated cycles move with code layout (see docs/instruction-counting.md).
+            // Recorded beside the count, not gated where no cycles-max budget names it: on small workloads the estimate
+            // moves with code layout and the runtime's own allocations (see docs/instruction-counting.md).
             gate.Observe($"{workload}.EstimatedCycles", cycles, "cycles/op", "Callgrind cache simulation: L1 hits + 5 x LL hits + 35 x memory accesses, the repetition with the fewest");
         }
 
