@@ -12,7 +12,7 @@
 # records, the Valgrind version the one installed here (the runs do not record it). PERFBUDGETS overrides how the tool
 # is started (default: the Release build of src/PerfBudgets.Tool next to this script).
 set -euo pipefail
-[ $# -ge 4 ] || { sed -n '7p' "$0" >&2; exit 2; }
+[ $# -ge 4 ] || { sed -n '6p' "$0" >&2; exit 2; }
 url=$1 project=$2 token=$3; shift 3
 root=$(cd "$(dirname "$0")/.." && pwd)
 read -r -a tool <<< "${PERFBUDGETS:-dotnet $root/src/PerfBudgets.Tool/bin/Release/net10.0/PerfBudgets.Tool.dll}"
