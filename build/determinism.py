@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarises the runs kept by build/repeat-runs.sh into docs/data CSV tables.
 
-    build/determinism.py RUNS_DIR PROVENANCE [--artifacts DIR]
+    build/determinism.py RUNS_DIR PROVENANCE [--artifacts DIR] [--name NAME]
 
 RUNS_DIR holds run-K.json (each run's results.json) and runs.csv. Writes:
   docs/data/full-run-determinism.csv: per gated budget, over every run: the median, min / max, the largest deviation
@@ -9,7 +9,9 @@ RUNS_DIR holds run-K.json (each run's results.json) and runs.csv. Writes:
       and in how many it failed or was not measured.
   docs/data/full-run-determinism-counted.csv: the same, the counted budgets only (the README's table).
   docs/data/full-runs.csv: per run: its condition, exit status, time and tests.
-The first line of each is '# ' + PROVENANCE, as the Docs target expects.
+The first line of each is '# ' + PROVENANCE, as the Docs target expects. With --name NAME the three files are
+full-run-determinism-NAME.csv, full-run-determinism-counted-NAME.csv and full-runs-NAME.csv (a series of another
+commit, kept beside the one the README shows).
 With --artifacts DIR, it also writes DIR/results.json (the last run's) and DIR/history.jsonl (every run's gated and
 reported figures, one run id per run), so that `dotnet cake --target=Docs` fills the budget tables of docs/ with the
 figures of all the runs (runs, failed, min, median, max, spread) instead of one.
@@ -21,7 +23,7 @@ import sys
 from pathlib import Path
 
 GROUPS = [
-    ("counted", ("instructions-max", "syscalls-max", "growth-exponent-max")),
+    ("counted", ("instructions-max", "syscalls-max", "cycles-max", "growth-exponent-max")),
     ("allocated", ("allocated-bytes-per-op", "bytes-max", "collections-max")),
     ("memory", ("retained-bytes-per-op-max", "instances-max", "working-set-bytes-max", "gc-committed-bytes-max")),
     ("tail", ("p99-cpu-ms-per-request-max",)),
@@ -86,8 +88,9 @@ def main():
     rows.sort()
     header = ["budget", "group", "kind", "unit", "runs", "median", "min_/_max", "largest_deviation_from_median",
               "limit", "runs_with_a_second_attempt_or_recount", "failed", "not_measured"]
-    out = root / "docs" / "data" / "full-run-determinism.csv"
-    counted = root / "docs" / "data" / "full-run-determinism-counted.csv"
+    suffix = f"-{sys.argv[sys.argv.index('--name') + 1]}" if "--name" in sys.argv else ""
+    out = root / "docs" / "data" / f"full-run-determinism{suffix}.csv"
+    counted = root / "docs" / "data" / f"full-run-determinism-counted{suffix}.csv"
     for path, keep in ((out, lambda row: True), (counted, lambda row: row[2] == "counted")):
         with path.open("w", newline="") as f:
             f.write(f"# {provenance}\n")
@@ -97,7 +100,7 @@ def main():
                 if keep(row):
                     w.writerow([f"`{row[1]}`", *row[2:]])
 
-    summary = root / "docs" / "data" / "full-runs.csv"
+    summary = root / "docs" / "data" / f"full-runs{suffix}.csv"
     with summary.open("w", newline="") as f:
         f.write(f"# {provenance}\n")
         w = csv.writer(f)
