@@ -33,4 +33,10 @@ internal sealed record ResultsServerOptions
     /// by default reading is public, as a team's dashboard usually is.
     /// </summary>
     public bool ReadTokenRequired { get; init; }
+
+    /// <summary>
+    /// The project's budgets.json, read on start, whose noise thresholds set each timed budget's smallest change point
+    /// (<see cref="Changes.ShiftThresholds"/>); null leaves every budget its kind's default.
+    /// </summary>
+    public string? BudgetsFile { get; init; }
 }

@@ -21,7 +21,7 @@ internal static class ChangesCommand
         var branch = new Option<string>("--branch") { Description = "The branch whose runs form the series.", DefaultValueFactory = _ => "main" };
         var last = new Option<int?>("--last") { Description = "Only change points within this many latest runs of the branch (default: all)." };
         var minRuns = new Option<int?>("--min-runs") { Description = "The fewest runs a level holds on each side of a change (server default 5)." };
-        var minShift = new Option<double?>("--min-shift") { Description = "The smallest shift of the median reported, as a fraction (server default 0.10)." };
+        var minShift = new Option<double?>("--min-shift") { Description = "The smallest step reported for every budget, larger median / smaller - 1 (server default: each budget's noise threshold, else its kind's default)." };
         var command = new Command("changes", "Lists where the timed budgets' series shifted, from the results server.") { server, project, tokenFile, branch, last, minRuns, minShift };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {

@@ -23,7 +23,8 @@ internal static class ServeCommand
         var commitUrl = new Option<string?>("--commit-url-template") { Description = "Where the dashboard links a commit, {commit} replaced by its hash, e.g. https://github.com/org/repo/commit/{commit}." };
         var addReadToken = new Option<string?>("--add-read-token") { Description = "Make a new read-only token for this project (replacing any earlier one), print it and exit." };
         var addProject = new Option<string?>("--add-project") { Description = "Create this project, print its write token and exit." };
-        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken };
+        var budgets = new Option<string?>("--budgets") { Description = "The project's budgets.json: its noise thresholds set the smallest change point of each timed budget (default: a table per kind)." };
+        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, budgets };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -36,6 +37,9 @@ internal static class ServeCommand
                 MaxUploadBytes = parseResult.GetValue(maxUpload) is > 0 and var max ? max : throw new ToolInputException("--max-upload-bytes must be positive."),
                 ReadTokenRequired = parseResult.GetValue(readTokenRequired),
                 CommitUrlTemplate = parseResult.GetValue(commitUrl),
+                BudgetsFile = parseResult.GetValue(budgets) is { } path
+                    ? File.Exists(path) ? path : throw new ToolInputException($"--budgets '{Path.GetFullPath(path)}' does not exist.")
+                    : null,
             };
             await using var server = ResultsServer.Create(options);
             if (parseResult.GetValue(addProject) is { } project)

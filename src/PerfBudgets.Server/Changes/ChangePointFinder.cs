@@ -5,10 +5,11 @@ namespace PerfBudgets.Server.Changes;
 
 /// <summary>
 /// Finds where a timed budget's series shifted from one commit on. Perfolizer's ED-PELT proposes the boundaries (a
-/// non-parametric detector: it needs no model of the noise, which on a shared machine is anything but normal); each is
-/// then kept only if the levels on both sides are long enough and their medians differ by enough, both as a fraction and
-/// against the levels' own spread (<see cref="ChangePointSettings"/>), so that noise, a changed spread or one slow run
-/// is not reported as a change.
+/// non-parametric detector: it needs no model of the noise, which on a shared machine is anything but normal); only
+/// boundaries between two commits are candidates (the runs of one commit are one level); each is then kept only if the
+/// levels on both sides are long enough and their medians differ by enough, both as a fraction (the budget's minimum
+/// step, <see cref="ShiftThresholds"/>) and against the levels' own spread (<see cref="ChangePointSettings"/>), so that
+/// noise, the machine's load, a changed spread or one slow run is not reported as a change.
 /// </summary>
 internal sealed class ChangePointFinder
 {
@@ -31,10 +32,37 @@ internal sealed class ChangePointFinder
     public static bool IsTimed(string kind) =>
         BudgetKind.TryParse(kind, out var parsed) && (parsed.IsWallClock || parsed == BudgetKind.CpuCostMax);
 
-    /// <summary>The change points of <paramref name="series"/> (oldest first), in order; none for a series too short to hold two levels.</summary>
-    public IReadOnlyList<ChangePoint> Find(IReadOnlyList<CommitFigure> series)
+    /// <summary>The settings the finder runs with.</summary>
+    public ChangePointSettings Settings => _settings;
+
+    /// <summary>
+    /// The change points of <paramref name="series"/> (oldest first), in order, with the settings' minimum step, else
+    /// <see cref="ChangePointSettings.FallbackMinRelativeShift"/>; none for a series too short to hold two levels.
+    /// </summary>
+    public IReadOnlyList<ChangePoint> Find(IReadOnlyList<CommitFigure> series) =>
+        Find(series, _settings.MinRelativeShift ?? ChangePointSettings.FallbackMinRelativeShift);
+
+    /// <summary>
+    /// The change points of <paramref name="series"/> (oldest first), in order: each at a run whose commit differs from
+    /// the run before it, where the medians of the levels on each side differ by at least <paramref name="minShift"/>
+    /// (the larger over the smaller − 1) and by the settings' significance. None when <paramref name="minShift"/> is
+    /// infinite (no step counts) or the series is too short to hold two levels.
+    /// </summary>
+    /// <remarks>
+    /// A boundary between two runs of one commit is never a change point: the code on both sides is the same, so a
+    /// step there is the machine's (on the real gate runs, every one of seven such steps was: runs beside other
+    /// builds). The runs of one commit therefore stay in one level: a boundary ED-PELT proposes inside a commit's runs
+    /// is replaced by the two commit boundaries around those runs, and each level is judged by all the runs of its
+    /// commits. With one run per commit (CI's usual series) every boundary is a commit's, and nothing changes.
+    /// </remarks>
+    public IReadOnlyList<ChangePoint> Find(IReadOnlyList<CommitFigure> series, double minShift)
     {
         ArgumentNullException.ThrowIfNull(series);
+        if (!(minShift > 0))
+        {
+            throw new ArgumentOutOfRangeException(nameof(minShift), minShift, "The minimum step is a positive fraction.");
+        }
+
         var figures = series.Select(p => p.Figure).Where(double.IsFinite).ToArray();
         if (figures.Length != series.Count)
         {
@@ -42,38 +70,43 @@ internal sealed class ChangePointFinder
             throw new ArgumentException("Every figure of a series must be a finite number.", nameof(series));
         }
 
-        if (figures.Length < 2 * _settings.MinSegmentLength)
+        if (figures.Length < 2 * _settings.MinSegmentLength || double.IsPositiveInfinity(minShift))
         {
             return [];
         }
 
-        // Each boundary is the index of the first point of a new level.
+        // Each boundary is the index of the first point of a new level, and the first run of a commit.
+        var commitStarts = Enumerable.Range(1, figures.Length - 1)
+            .Where(i => !string.Equals(series[i].Commit, series[i - 1].Commit, StringComparison.Ordinal))
+            .ToArray();
         var boundaries = EdPeltChangePointDetector.Instance
             .GetChangePointIndexes(figures, _settings.MinSegmentLength)
             .Select(index => index + DetectorIndexOffset)
             .Where(index => index > 0 && index < figures.Length)
+            .SelectMany(index => CommitBoundaries(commitStarts, index))
             .Distinct()
             .Order()
             .ToList();
 
         // Drop the weakest boundary while any falls short, so that the levels on each side of the rest are merged
         // before they are judged again: two small steps of one slow drift then read as the one shift they add up to.
+        // A boundary with a level shorter than the minimum goes first (the one with the smallest step of those), so a
+        // commit boundary that only brackets a few runs yields to its neighbour.
         while (boundaries.Count > 0)
         {
             var weakest = -1;
-            var weakestShift = double.PositiveInfinity;
+            var weakestKey = (Long: true, Step: double.PositiveInfinity);
             var sigma = Sigma(figures, boundaries);
             for (var i = 0; i < boundaries.Count; i++)
             {
                 var (before, after) = Levels(figures, boundaries, i);
-                var shift = before.Length < _settings.MinSegmentLength || after.Length < _settings.MinSegmentLength
-                    ? 0
-                    : Math.Abs(Shift(Median(before), Median(after)));
-                var falls = shift < _settings.MinRelativeShift || Significance(before, after, sigma) < _settings.MinSignificance;
-                if (falls && (weakest < 0 || shift < weakestShift))
+                var isLong = before.Length >= _settings.MinSegmentLength && after.Length >= _settings.MinSegmentLength;
+                var step = Step(Median(before), Median(after));
+                var falls = !isLong || step < minShift || Significance(before, after, sigma) < _settings.MinSignificance;
+                if (falls && (weakest < 0 || (!isLong && weakestKey.Long) || (isLong == weakestKey.Long && step < weakestKey.Step)))
                 {
                     weakest = i;
-                    weakestShift = shift;
+                    weakestKey = (isLong, step);
                 }
             }
 
@@ -83,6 +116,11 @@ internal sealed class ChangePointFinder
             }
 
             boundaries.RemoveAt(weakest);
+        }
+
+        if (commitStarts.Length < figures.Length - 1)
+        {
+            Refine(figures, commitStarts, boundaries, minShift);
         }
 
         var changes = new List<ChangePoint>(boundaries.Count);
@@ -96,6 +134,78 @@ internal sealed class ChangePointFinder
 
         return changes;
     }
+
+    // ED-PELT may place a step a few runs off where it is; on a series of several runs per commit the run it names can
+    // be the start of a neighbouring commit. So there (with one run per commit ED-PELT's place stands), each boundary
+    // kept moves to the commit boundary within MinSegmentLength runs of it that splits its two levels best: the least
+    // sum of each run's distance from its level's median (the L1 cost, robust to a slow run as the medians are), as
+    // long as both levels keep MinSegmentLength runs and the step stays at least minShift.
+    private void Refine(double[] figures, int[] commitStarts, List<int> boundaries, double minShift)
+    {
+        for (var i = 0; i < boundaries.Count; i++)
+        {
+            var start = i == 0 ? 0 : boundaries[i - 1];
+            var end = i == boundaries.Count - 1 ? figures.Length : boundaries[i + 1];
+            var best = boundaries[i];
+            var bestCost = SplitCost(figures, start, best, end);
+            foreach (var candidate in commitStarts)
+            {
+                if (Math.Abs(candidate - boundaries[i]) > _settings.MinSegmentLength
+                    || candidate - start < _settings.MinSegmentLength || end - candidate < _settings.MinSegmentLength
+                    || Step(Median(figures[start..candidate]), Median(figures[candidate..end])) < minShift)
+                {
+                    continue;
+                }
+
+                var cost = SplitCost(figures, start, candidate, end);
+                if (cost < bestCost)
+                {
+                    best = candidate;
+                    bestCost = cost;
+                }
+            }
+
+            boundaries[i] = best;
+        }
+    }
+
+    private static double SplitCost(double[] figures, int start, int boundary, int end) =>
+        LevelCost(figures[start..boundary]) + LevelCost(figures[boundary..end]);
+
+    private static double LevelCost(double[] level)
+    {
+        var median = Median(level);
+        return level.Sum(figure => Math.Abs(figure - median));
+    }
+
+    // The commit boundaries a proposed boundary stands for: itself when a commit starts there, else the start and the
+    // end of the run of one commit it falls inside (those at the series' ends left out).
+    private static IEnumerable<int> CommitBoundaries(int[] commitStarts, int index)
+    {
+        var at = Array.BinarySearch(commitStarts, index);
+        if (at >= 0)
+        {
+            yield return index;
+            yield break;
+        }
+
+        var next = ~at;
+        if (next > 0)
+        {
+            yield return commitStarts[next - 1];
+        }
+
+        if (next < commitStarts.Length)
+        {
+            yield return commitStarts[next];
+        }
+    }
+
+    // The step between two medians, direction-free: the larger over the smaller − 1 (0.25 for 12 → 15 and for 15 → 12),
+    // so that an at-least kind's drop and an at-most kind's rise are held to one measure. From or to zero (or across
+    // it) it is the relative shift's size.
+    private static double Step(double before, double after) =>
+        before > 0 && after > 0 ? Math.Max(before, after) / Math.Min(before, after) - 1 : Math.Abs(Shift(before, after));
 
     private static (double[] Before, double[] After) Levels(double[] figures, List<int> boundaries, int i)
     {
@@ -132,8 +242,6 @@ internal sealed class ChangePointFinder
 
         return 1.4826 * Median(deviations);
     }
-
-    private static double Square(double value) => value * value;
 
     private static double Shift(double before, double after) =>
         before != 0 ? (after - before) / Math.Abs(before) : after == 0 ? 0 : double.PositiveInfinity * Math.Sign(after);

@@ -9,7 +9,9 @@ namespace PerfBudgets.Server.Changes;
 
 /// <summary>
 /// <c>GET /api/projects/{project}/changes?branch=main[&amp;last=N][&amp;minRuns=5][&amp;minShift=0.1]</c>: the change
-/// points of the project's timed budgets on the branch (<see cref="ProjectChanges"/>). Read access as the other reads.
+/// points of the project's timed budgets on the branch (<see cref="ProjectChanges"/>). Without <c>minShift</c> each
+/// budget takes its own smallest step (<see cref="ShiftThresholds"/>), and the answer's <c>minShift</c> is null. Read
+/// access as the other reads.
 /// </summary>
 internal static class ChangesEndpoints
 {
@@ -43,7 +45,8 @@ internal static class ChangesEndpoints
             throw new ServerInputException(StatusCodes.Status400BadRequest, "minRuns is at least 2: a level of one run is one run.");
         }
 
-        var changes = await ProjectChanges.FindAsync(storage, project, branch, last, new ChangePointFinder(settings), context.RequestAborted);
+        var thresholds = context.RequestServices.GetRequiredService<ShiftThresholds>();
+        var changes = await ProjectChanges.FindAsync(storage, project, branch, last, new ChangePointFinder(settings), thresholds, context.RequestAborted);
         return Results.Json(new
         {
             project,

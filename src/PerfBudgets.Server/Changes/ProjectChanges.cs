@@ -5,7 +5,7 @@ namespace PerfBudgets.Server.Changes;
 /// <summary>
 /// The change points of a project's timed budgets on one branch: each timed budget of the branch's latest run, its
 /// series over the branch's runs (<see cref="IResultsStorage.GetSeriesAsync"/>), and <see cref="ChangePointFinder"/>
-/// on it.
+/// on it with the budget's minimum step (the finder's settings, else <see cref="ShiftThresholds"/>).
 /// </summary>
 internal static class ProjectChanges
 {
@@ -14,15 +14,18 @@ internal static class ProjectChanges
     /// commit; only those within the last <paramref name="lastRuns"/> runs of each series when it is given.
     /// </summary>
     public static async Task<IReadOnlyList<BudgetChange>> FindAsync(IResultsStorage storage, string project, string branch, int? lastRuns,
-        ChangePointFinder finder, CancellationToken cancellationToken)
+        ChangePointFinder finder, ShiftThresholds thresholds, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(storage);
         ArgumentNullException.ThrowIfNull(finder);
+        ArgumentNullException.ThrowIfNull(thresholds);
         var changes = new List<BudgetChange>();
         foreach (var budget in await storage.GetLatestAsync(project, branch, cancellationToken))
         {
-            if (!ChangePointFinder.IsTimed(budget.Kind))
+            var (minShift, source) = MinShift(finder, thresholds, budget.Budget, budget.Kind);
+            if (!ChangePointFinder.IsTimed(budget.Kind) || double.IsPositiveInfinity(minShift))
             {
+                // Not timed, or a budget whose noise threshold says no step of its figure is a change.
                 continue;
             }
 
@@ -30,7 +33,7 @@ internal static class ProjectChanges
             var series = (await storage.GetSeriesAsync(project, budget.Budget, branch, cancellationToken))
                 .Where(p => p.Kind == budget.Kind && p.Verdict != "not-measured" && double.IsFinite(p.Measured))
                 .ToList();
-            foreach (var change in finder.Find(series.Select(p => new CommitFigure(p.Commit, p.Measured)).ToList()))
+            foreach (var change in finder.Find(series.Select(p => new CommitFigure(p.Commit, p.Measured)).ToList(), minShift))
             {
                 var runsAfter = series.Count - change.Index;
                 if (lastRuns is { } last && runsAfter > last)
@@ -39,10 +42,18 @@ internal static class ProjectChanges
                 }
 
                 changes.Add(new BudgetChange(budget.Budget, budget.Kind, budget.Unit, change.Commit, change.Index, runsAfter,
-                    change.MedianBefore, change.MedianAfter, change.RelativeShift, series[change.Index].RuntimeChanged));
+                    change.MedianBefore, change.MedianAfter, change.RelativeShift, minShift, source, series[change.Index].RuntimeChanged));
             }
         }
 
         return changes;
+    }
+
+    /// <summary>The smallest step that counts for a budget: the finder's own (<c>minShift</c> asked for), else <paramref name="thresholds"/>'.</summary>
+    public static (double MinShift, string Source) MinShift(ChangePointFinder finder, ShiftThresholds thresholds, string budget, string kind)
+    {
+        ArgumentNullException.ThrowIfNull(finder);
+        ArgumentNullException.ThrowIfNull(thresholds);
+        return finder.Settings.MinRelativeShift is { } asked ? (asked, "query") : thresholds.For(budget, kind);
     }
 }

@@ -11,10 +11,11 @@ namespace PerfBudgets.Server.Dashboard;
 /// </summary>
 internal static class BudgetPage
 {
-    public static string Render(string project, string budget, string branch, IReadOnlyList<SeriesPoint> series, string? commitUrlTemplate)
+    public static string Render(string project, string budget, string branch, IReadOnlyList<SeriesPoint> series, string? commitUrlTemplate,
+        Changes.ShiftThresholds thresholds)
     {
         ArgumentNullException.ThrowIfNull(series);
-        var changePoints = ChangePointMarks.Find(series);
+        var changePoints = ChangePointMarks.Find(budget, series, thresholds);
         var body = new StringBuilder();
         var back = $"/projects/{HtmlPage.Segment(project)}?branch={HtmlPage.Segment(branch)}";
         body.Append(Invariant($"<p><a href=\"{HtmlPage.Encode(back)}\">{HtmlPage.Encode(project)}</a> / {HtmlPage.Encode(branch)}</p>"));

@@ -15,19 +15,21 @@ internal static class ChangePointMarks
     /// The change points of <paramref name="series"/> (oldest first), each with <see cref="ChangePoint.Index"/> the index
     /// into <paramref name="series"/> of the first run of the new level; none for a kind that is not timed.
     /// </summary>
-    public static IReadOnlyList<ChangePoint> Find(IReadOnlyList<SeriesPoint> series)
+    public static IReadOnlyList<ChangePoint> Find(string budget, IReadOnlyList<SeriesPoint> series, ShiftThresholds thresholds)
     {
         ArgumentNullException.ThrowIfNull(series);
+        ArgumentNullException.ThrowIfNull(thresholds);
         if (series.Count == 0 || !ChangePointFinder.IsTimed(series[^1].Kind))
         {
             return [];
         }
 
         var kind = series[^1].Kind;
+        var (minShift, _) = thresholds.For(budget, kind);
         var measured = series.Select((point, index) => (Point: point, Index: index))
             .Where(p => p.Point.Kind == kind && p.Point.Verdict != "not-measured" && double.IsFinite(p.Point.Measured))
             .ToList();
-        return new ChangePointFinder().Find(measured.Select(p => new CommitFigure(p.Point.Commit, p.Point.Measured)).ToList())
+        return new ChangePointFinder().Find(measured.Select(p => new CommitFigure(p.Point.Commit, p.Point.Measured)).ToList(), minShift)
             .Select(change => change with { Index = measured[change.Index].Index })
             .ToList();
     }

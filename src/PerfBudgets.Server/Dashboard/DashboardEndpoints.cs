@@ -36,7 +36,7 @@ internal static class DashboardEndpoints
             var name = ResultsEndpoints.BudgetName(budget);
             var series = await storage.GetSeriesAsync(project, name, branch, context.RequestAborted);
             return series.Count > 0
-                ? BudgetPage.Render(project, name, branch, series, options.CommitUrlTemplate)
+                ? BudgetPage.Render(project, name, branch, series, options.CommitUrlTemplate, context.RequestServices.GetRequiredService<Changes.ShiftThresholds>())
                 : throw new ServerInputException(StatusCodes.Status404NotFound, $"Project '{project}' has no run with budget '{name}' on branch '{branch}'.");
         }));
     }

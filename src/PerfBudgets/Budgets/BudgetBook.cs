@@ -68,6 +68,9 @@ public sealed class BudgetBook
         return threshold is not null;
     }
 
+    /// <summary>The file's <c>noise</c> for <paramref name="kind"/> (a kind's name), or null when it gives none.</summary>
+    internal double? KindNoise(string kind) => _noise.TryGetValue(kind, out var threshold) ? threshold : null;
+
     /// <summary>The file the budgets were read from.</summary>
     public string FilePath { get; }
 

@@ -9,8 +9,8 @@ namespace PerfBudgets.Tests.Server;
 
 /// <summary>
 /// A results server on a real Kestrel socket (127.0.0.1, a free port) over a SQLite file in a temporary folder, or over
-/// a schema of its own in the test run's PostgreSQL cluster, with one project and its token; the folder is deleted when
-/// the test ends.
+/// a schema of its own in the test run's PostgreSQL cluster, with one project and its token, and the budgets.json text a
+/// test gives it (<c>serve --budgets</c>); the folder is deleted when the test ends.
 /// </summary>
 internal sealed class RunningResultsServer : IAsyncDisposable
 {
@@ -35,10 +35,17 @@ internal sealed class RunningResultsServer : IAsyncDisposable
     public string DatabasePath => Path.Combine(_folder, "results.db");
 
     public static async Task<RunningResultsServer> StartAsync(long maxUploadBytes = 8 * 1024 * 1024, bool readTokenRequired = false,
-        PostgresCluster? postgres = null, string? commitUrlTemplate = null)
+        PostgresCluster? postgres = null, string? commitUrlTemplate = null, string? budgetsJson = null)
     {
         var connectionString = postgres is null ? null : await postgres.NewDatabaseAsync();
         var folder = Directory.CreateTempSubdirectory("perfbudgets-server-").FullName;
+        string? budgetsFile = null;
+        if (budgetsJson is not null)
+        {
+            budgetsFile = Path.Combine(folder, "budgets.json");
+            await File.WriteAllTextAsync(budgetsFile, budgetsJson, TestContext.Current.CancellationToken);
+        }
+
         var server = ResultsServer.Create(new ResultsServerOptions
         {
             DatabasePath = Path.Combine(folder, "results.db"),
@@ -47,6 +54,7 @@ internal sealed class RunningResultsServer : IAsyncDisposable
             Url = "http://127.0.0.1:0",
             MaxUploadBytes = maxUploadBytes,
             ReadTokenRequired = readTokenRequired,
+            BudgetsFile = budgetsFile,
         });
         await server.StartAsync();
         var token = ProjectToken.NewToken();

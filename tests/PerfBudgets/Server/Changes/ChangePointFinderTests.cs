@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfBudgets.Budgets;
 using PerfBudgets.Server.Changes;
 
 namespace PerfBudgets.Tests.Server.Changes;
@@ -94,6 +95,73 @@ public sealed class ChangePointFinderTests
         var change = new ChangePointFinder().Find(fromZero).Should().ContainSingle().Subject;
         change.Index.Should().Be(15);
         change.RelativeShift.Should().Be(double.PositiveInfinity);
+    }
+
+    [Fact]
+    public void A_machine_step_inside_one_commits_runs_is_no_change_point_though_the_same_figures_one_commit_a_run_have_two()
+    {
+        // As on the real gate runs: commit A 10 runs, commit B 30 runs of which runs 4 to 16 ran beside other builds
+        // (+50%), commit C 5 runs; 5% noise. The code never changed.
+        var random = new Random(7);
+        var commits = Enumerable.Repeat("A", 10).Concat(Enumerable.Repeat("B", 30)).Concat(Enumerable.Repeat("C", 5)).ToArray();
+        var figures = commits.Select((_, i) => (i is >= 13 and <= 25 ? 18.0 : 12.0) * (1 + 0.05 * Gaussian(random))).ToArray();
+        var byCommit = commits.Select((c, i) => new CommitFigure(c, figures[i])).ToList();
+        var oneCommitARun = figures.Select((f, i) => new CommitFigure($"c{i:000}", f)).ToList();
+
+        new ChangePointFinder().Find(oneCommitARun).Select(c => c.Index).Should().NotBeEmpty("run by run the machine's step is a shift")
+            .And.OnlyContain(i => (i >= 12 && i <= 14) || (i >= 25 && i <= 27));
+        new ChangePointFinder().Find(byCommit).Should().BeEmpty("both lie between runs of commit B");
+        new ChangePointFinder(new ChangePointSettings { MinRelativeShift = 0.01 }).Find(byCommit).Should().BeEmpty("even a 1% minimum step finds none");
+    }
+
+    [Theory]
+    [InlineData("p99-ms-max")]
+    [InlineData("p99-cpu-ms-per-request-max")]
+    [InlineData("requests-per-second-min")]
+    [InlineData("operations-per-second-min")]
+    [InlineData("efficiency-min")]
+    [InlineData("ratio-min")]
+    [InlineData("cpu-cost-max")]
+    public void A_code_step_of_the_kinds_default_plus_a_margin_from_one_commit_on_is_found_at_that_commit_and_one_under_it_is_not(string kind)
+    {
+        // 20 commits of 3 runs, 2% noise (small, so that the medians of 24 and 36 runs tell 1.25 and 0.75 of the minimum
+        // apart in every seed), and within commit 4 a machine step (+50%, two of its three runs); from commit 12 on the
+        // figure is worse by the kind's default minimum step with a margin of a quarter of it, or by three quarters of it.
+        var budgetKind = BudgetKind.TryParse(kind, out var parsed) ? parsed : throw new ArgumentException(kind);
+        var (minShift, source) = ShiftThresholds.Defaults.For("Any.Budget", kind);
+        source.Should().Be("default");
+        var worse = budgetKind.Direction == BudgetDirection.AtMost ? 1 + minShift * 1.25 : 1 / (1 + minShift * 1.25);
+        var under = budgetKind.Direction == BudgetDirection.AtMost ? 1 + minShift * 0.75 : 1 / (1 + minShift * 0.75);
+        var finder = new ChangePointFinder();
+        for (var seed = 1; seed <= 5; seed++)
+        {
+            var found = finder.Find(Series(seed, worse), minShift);
+            var missed = finder.Find(Series(seed, under), minShift);
+
+            var change = found.Should().ContainSingle($"seed {seed}").Subject;
+            change.Index.Should().Be(36);
+            change.Commit.Should().Be("k12");
+            missed.Should().BeEmpty($"seed {seed}: a step under the minimum is noise");
+        }
+
+        static List<CommitFigure> Series(int seed, double factor)
+        {
+            var random = new Random(seed);
+            return Enumerable.Range(0, 60).Select(i => new CommitFigure($"k{i / 3:00}",
+                100 * (i >= 36 ? factor : 1) * (i is >= 12 and <= 13 ? 1.5 : 1) * (1 + 0.02 * Gaussian(random)))).ToList();
+        }
+    }
+
+    [Fact]
+    public void An_infinite_minimum_step_finds_nothing_and_a_step_is_measured_alike_up_and_down()
+    {
+        var up = Enumerable.Range(0, 20).Select(i => new CommitFigure($"c{i:00}", i < 10 ? 12 : 15)).ToList();
+        var down = Enumerable.Range(0, 20).Select(i => new CommitFigure($"c{i:00}", i < 10 ? 15 : 12)).ToList();
+
+        new ChangePointFinder().Find(up, double.PositiveInfinity).Should().BeEmpty();
+        new ChangePointFinder().Find(up, 0.24).Should().ContainSingle().Which.RelativeShift.Should().Be(0.25);
+        new ChangePointFinder().Find(down, 0.24).Should().ContainSingle().Which.RelativeShift.Should().Be(-0.2, "15 → 12 is the step 12 → 15 taken back");
+        new ChangePointFinder().Find(down, 0.26).Should().BeEmpty();
     }
 
     [Theory]

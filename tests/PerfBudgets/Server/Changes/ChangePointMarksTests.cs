@@ -6,7 +6,7 @@ public sealed class ChangePointMarksTests
     [Fact]
     public async Task The_p99_page_marks_the_step_at_its_commit_and_the_bytes_page_that_stepped_too_marks_none()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await RunningResultsServer.StartAsync(budgetsJson: TimedRuns.BudgetsJson);
         await TimedRuns.UploadSeriesAsync(server, count: 20, stepAt: 10);
 
         var p99 = await server.Http.GetStringAsync($"projects/{RunningResultsServer.Project}/budgets/{TimedRuns.P99}", TestContext.Current.CancellationToken);

@@ -57,7 +57,7 @@ public sealed class SummaryCommandTests : IDisposable
     [Fact]
     public async Task A_base_without_a_run_is_compared_with_its_nearest_ancestor_a_recent_change_point_is_a_warning_and_the_step_summary_is_appended_to()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await RunningResultsServer.StartAsync(budgetsJson: TimedRuns.BudgetsJson);
         await TimedRuns.UploadSeriesAsync(server, count: 20, stepAt: 12);
         var head = Write("results.json", TimedRuns.ResultsJson(p99: 14, p99Limit: 50, instructions: 1_000_000, bytes: 150));
         var stepSummary = Write("step-summary.md", "## Tests\n\nall passed\n");

@@ -63,7 +63,7 @@ public sealed class DashboardPageTests
     [Fact]
     public async Task A_timed_budgets_page_marks_the_commit_where_its_series_shifted()
     {
-        await using var server = await RunningResultsServer.StartAsync();
+        await using var server = await RunningResultsServer.StartAsync(budgetsJson: Changes.TimedRuns.BudgetsJson);
         double[] p99 = [12, 12.2, 11.9, 12.1, 12, 11.8, 15, 15.2, 14.9, 15.1, 15, 14.8];
         for (var i = 0; i < p99.Length; i++)
         {

@@ -1,0 +1,90 @@
+using System.Collections.Frozen;
+using PerfBudgets.Budgets;
+
+namespace PerfBudgets.Server.Changes;
+
+/// <summary>
+/// The smallest lasting shift of a timed budget's series that <see cref="ChangePointFinder"/> reports, per budget: the
+/// budget's noise threshold from the project's <c>budgets.json</c> when the server was given it (<c>serve --budgets</c>:
+/// the budget's own <c>noise</c>, else the file's <c>noise</c> of its kind), else <see cref="DefaultByKind"/>.
+/// </summary>
+/// <remarks>
+/// A noise threshold is written as <c>budgets.json</c> writes it: for an at-most kind the rise that is still noise
+/// (worst ÷ best − 1), for an at-least kind the drop (1 − worst ÷ best). The finder measures a step direction-free, as
+/// the larger median over the smaller − 1, so an at-least kind's drop <c>d</c> is <c>1 ÷ (1 − d) − 1</c> of that
+/// measure, and a drop of 1.0 (<c>Api.AsyncVsBlocking.RpsRatio</c>'s "1.0 never warns") is one no step can exceed: such
+/// a budget is never a change-point candidate (<see cref="double.PositiveInfinity"/>).
+/// </remarks>
+internal sealed class ShiftThresholds
+{
+    /// <summary>
+    /// The default per timed kind, in <c>budgets.json</c>'s convention: the largest shift between the median of the
+    /// quiet runs and the median of the runs beside two busy loops that the machine alone made among the 51 real gate
+    /// runs of docs/results-server.md ("Real gate runs": 33 quiet, 18 busy, no measured code changed), per budget of the
+    /// kind, rounded up (to 0.05 below 1, to 0.1 above). A level of one commit whose runs all ran busy moves this far.
+    /// </summary>
+    public static FrozenDictionary<string, double> DefaultByKind { get; } = new Dictionary<string, double>(StringComparer.Ordinal)
+    {
+        // Sockets.Echo.P99Ms 1.021 ms quiet → 5.237 ms busy: +413% (Employees9.P99Ms +136%, Api.DelayAsync.P99Ms +48%).
+        [BudgetKind.P99MillisecondsMax.Name] = 4.2,
+        // Api.DelayAsync.P99CpuMsPerRequest 0.3788 → 0.6023 ms: +59% (Json.Endpoint.Echo9 +39%, Sockets.Echo +22%).
+        [BudgetKind.P99CpuMillisecondsPerRequestMax.Name] = 0.6,
+        // Json.Endpoint.Employees9.RequestsPerSecond 30,430 → 13,790 req/s: −54.7%.
+        [BudgetKind.RequestsPerSecondMin.Name] = 0.55,
+        // Sockets.Echo.FramesPerSecond 84,310 → 45,380 frames/s: −46.2%.
+        [BudgetKind.OperationsPerSecondMin.Name] = 0.5,
+        // Api.DelayAsync.LittleEfficiency 0.8104 → 0.6354: −21.6%.
+        [BudgetKind.EfficiencyMin.Name] = 0.25,
+        // Api.InProcess.AsyncVsBlockingRatio 47.48 → 42.93x: −9.6% (Sockets.SaeaVsBlocking 0.1%; the two-mode
+        // Api.AsyncVsBlocking.RpsRatio is left to its budget's noise of 1.0).
+        [BudgetKind.RatioMin.Name] = 0.1,
+        // HPack.Encode.RawData.CpuCost: busy runs +2.2%, but 5,463 (15871cf runs 1-3) → 5,985 cal/corpus (runs 4-30,
+        // a second clone of the same commit): +9.6%.
+        [BudgetKind.CpuCostMax.Name] = 0.1,
+    }.ToFrozenDictionary(StringComparer.Ordinal);
+
+    private readonly BudgetBook? _budgets;
+
+    /// <summary>Thresholds from <paramref name="budgets"/> where it names the budget or its kind, else the defaults.</summary>
+    public ShiftThresholds(BudgetBook? budgets = null) => _budgets = budgets;
+
+    /// <summary>The defaults alone: a server that was not given the project's budgets.json.</summary>
+    public static ShiftThresholds Defaults { get; } = new();
+
+    /// <summary>
+    /// The smallest step (larger median ÷ smaller − 1) reported for <paramref name="budget"/> of kind
+    /// <paramref name="kind"/>, and where it comes from (<c>budget</c>, <c>kind</c> or <c>default</c>);
+    /// <see cref="double.PositiveInfinity"/> when no step counts.
+    /// </summary>
+    public (double MinShift, string Source) For(string budget, string kind)
+    {
+        ArgumentNullException.ThrowIfNull(budget);
+        if (!BudgetKind.TryParse(kind, out var parsed))
+        {
+            return (ChangePointSettings.FallbackMinRelativeShift, "default");
+        }
+
+        // The file's entry counts only while it is the same budget: one redefined as another kind is not.
+        if (_budgets is not null && _budgets.Budgets.Any(b => b.Name == budget && b.Kind == parsed)
+            && _budgets.TryGetNoiseThreshold(budget, out var noise))
+        {
+            return (AsStep(parsed, noise.Relative), noise.Source);
+        }
+
+        if (_budgets is not null && _budgets.KindNoise(parsed.Name) is { } byKind)
+        {
+            return (AsStep(parsed, byKind), "kind");
+        }
+
+        return (AsStep(parsed, DefaultByKind.GetValueOrDefault(parsed.Name, ChangePointSettings.FallbackMinRelativeShift)), "default");
+    }
+
+    /// <summary>A noise threshold in budgets.json's convention as a direction-free step (larger ÷ smaller − 1).</summary>
+    public static double AsStep(BudgetKind kind, double noise)
+    {
+        ArgumentNullException.ThrowIfNull(kind);
+        return kind.Direction == BudgetDirection.AtMost ? noise
+            : noise >= 1 ? double.PositiveInfinity
+            : 1 / (1 - noise) - 1;
+    }
+}
