@@ -68,27 +68,47 @@ internal sealed class RunningResultsServer : IAsyncDisposable
         var results = new JsonArray();
         for (var i = 0; i < budgets; i++)
         {
-            results.Add(new JsonObject
-            {
-                ["budget"] = $"Test.Budget{i}.BytesPerOp",
-                ["kind"] = "allocated-bytes-per-op",
-                ["measured"] = measured + i,
-                ["limit"] = 200,
-                ["unit"] = "B/op",
-                ["verdict"] = "pass",
-                ["profile"] = "ci",
-                ["timestampUtc"] = "2026-11-24T20:00:00+00:00",
-                ["machine"] = new JsonObject
-                {
-                    ["logicalCores"] = 2, ["operatingSystem"] = "Linux", ["architecture"] = "X64",
-                    ["runtime"] = ".NET 10.0.12", ["gcMode"] = "workstation", ["concurrentGc"] = true,
-                },
-                ["detail"] = null,
-                ["direction"] = "max",
-            });
+            results.Add(Result($"Test.Budget{i}.BytesPerOp", "allocated-bytes-per-op", measured + i, 200, "B/op", direction: "max"));
         }
 
         return new JsonObject { ["results"] = results }.ToJsonString();
+    }
+
+    /// <summary>
+    /// One entry of a results.json as src/PerfBudgets writes it, on a fixed machine and time: passed when
+    /// <paramref name="measured"/> is at most <paramref name="limit"/>; <paramref name="attribution"/> and
+    /// <paramref name="direction"/> only where given.
+    /// </summary>
+    public static JsonObject Result(string budget, string kind, double measured, double limit, string unit, JsonObject? attribution = null, string? direction = null)
+    {
+        var result = new JsonObject
+        {
+            ["budget"] = budget,
+            ["kind"] = kind,
+            ["measured"] = measured,
+            ["limit"] = limit,
+            ["unit"] = unit,
+            ["verdict"] = measured <= limit ? "pass" : "fail",
+            ["profile"] = "ci",
+            ["timestampUtc"] = "2026-11-24T20:00:00+00:00",
+            ["machine"] = new JsonObject
+            {
+                ["logicalCores"] = 2, ["operatingSystem"] = "Linux", ["architecture"] = "X64",
+                ["runtime"] = ".NET 10.0.12", ["gcMode"] = "workstation", ["concurrentGc"] = true,
+            },
+            ["detail"] = null,
+        };
+        if (attribution is not null)
+        {
+            result["attribution"] = attribution;
+        }
+
+        if (direction is not null)
+        {
+            result["direction"] = direction;
+        }
+
+        return result;
     }
 
     /// <summary>A well-formed upload body for <paramref name="commit"/>; a test breaks it on purpose.</summary>

@@ -71,28 +71,9 @@ internal static class TimedRuns
         return new JsonObject
         {
             ["results"] = new JsonArray(
-                Result(P99, "p99-ms-max", p99, p99Limit, "ms"),
-                Result(Instructions, "instructions-max", instructions, 1_100_000, "instructions", attribution),
-                Result(Bytes, "allocated-bytes-per-op", bytes, 200, "B/op")),
+                RunningResultsServer.Result(P99, "p99-ms-max", p99, p99Limit, "ms"),
+                RunningResultsServer.Result(Instructions, "instructions-max", instructions, 1_100_000, "instructions", attribution),
+                RunningResultsServer.Result(Bytes, "allocated-bytes-per-op", bytes, 200, "B/op")),
         }.ToJsonString();
     }
-
-    private static JsonObject Result(string budget, string kind, double measured, double limit, string unit, JsonObject? attribution = null) => new()
-    {
-        ["budget"] = budget,
-        ["kind"] = kind,
-        ["measured"] = measured,
-        ["limit"] = limit,
-        ["unit"] = unit,
-        ["verdict"] = measured <= limit ? "pass" : "fail",
-        ["profile"] = "ci",
-        ["timestampUtc"] = "2026-11-24T20:00:00+00:00",
-        ["machine"] = new JsonObject
-        {
-            ["logicalCores"] = 2, ["operatingSystem"] = "Linux", ["architecture"] = "X64",
-            ["runtime"] = ".NET 10.0.12", ["gcMode"] = "workstation", ["concurrentGc"] = true,
-        },
-        ["detail"] = null,
-        ["attribution"] = attribution,
-    };
 }
