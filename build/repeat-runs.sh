@@ -2,21 +2,23 @@
 # Runs the README's `dotnet test` N times, one after another, on unchanged code, and keeps what each run measured:
 # the evidence behind docs/data/full-run-determinism.csv (summarised by build/determinism.py).
 #
-#   build/repeat-runs.sh OUT N [BUSY_EVERY]
+#   build/repeat-runs.sh OUT N [BUSY_EVERY] [FIRST]
 #
 # OUT gets run-K.json (artifacts/budgets/results.json of run K), run-K.log (the console), and one line per run in
 # runs.csv: run, condition, exit status, seconds, tests passed and failed (from the TRX files). With BUSY_EVERY = 3,
 # runs 1, 4, 7, ... run beside two busy loops (`sh -c 'while :; do :; done'`, twice), so a run cut short still holds
-# the same mix. Run it from the root of a fresh clone.
+# the same mix. FIRST (default 1) numbers the first run, so a series cut short goes on in the same OUT with the same
+# mix: `build/repeat-runs.sh OUT 10 3 21` adds runs 21 to 30. Run it from the root of a fresh clone.
 set -uo pipefail
 out=${1:?OUT directory}
 count=${2:?number of runs}
 busy_every=${3:-0}
+first=${4:-1}
 mkdir -p "$out"
 [ -f "$out/runs.csv" ] || echo "run,condition,exit_status,seconds,passed,failed,commit,started_utc" >"$out/runs.csv"
 commit=$(git rev-parse --short HEAD)
 
-for ((k = 1; k <= count; k++)); do
+for ((k = first; k < first + count; k++)); do
     condition=quiet
     loops=()
     if [ "$busy_every" -gt 0 ] && [ $(((k - 1) % busy_every)) -eq 0 ]; then
