@@ -113,6 +113,16 @@ public sealed class BudgetGate
             BuildOptimization.EnsureOptimized();
         }
 
+        if (double.IsNaN(measured))
+        {
+            // The run ended without the figure (a percentile over no answers): not measured, and a failure wherever it
+            // runs, because the run itself broke; unlike NotMeasured, where the machine lacks a tool.
+            var reason = string.IsNullOrEmpty(detail) ? "the run gave no figure" : $"the run gave no figure: {detail}";
+            Record(new BudgetResult(budget.Name, budget.Kind.Name, double.NaN, budget.Limit, budget.Unit, BudgetVerdict.Fail,
+                budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, reason));
+            throw Failure(budget, double.NaN, FailureCause.NotMeasured, $"{budget.Name}: not measured ({reason})");
+        }
+
         var met = budget.IsMet(measured);
         var attribution = known ?? (diagnose is not null && (!met || Options.DiagnoseAlways) ? Diagnose(diagnose) : null);
         if (attribution is not null && !met && Baseline is not null

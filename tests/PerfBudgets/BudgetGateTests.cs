@@ -28,6 +28,20 @@ public sealed class BudgetGateTests : IDisposable
     }
 
     [Fact]
+    public void A_figure_the_run_did_not_give_fails_as_not_measured_and_is_recorded_as_failed()
+    {
+        var act = () => _gate.CheckAll(
+            new BudgetCheck("Api.DelayAsync.ServerBytesPerRequest", double.NaN, "ok=0, failed=400"),
+            new BudgetCheck("Api.DelayAsync.LittleEfficiency", 0.9));
+
+        var e = act.Should().Throw<BudgetExceededException>().Which;
+        e.Message.Should().Be("Api.DelayAsync.ServerBytesPerRequest: not measured (the run gave no figure: ok=0, failed=400)");
+        e.Failures.Single().Cause.Should().Be(FailureCause.NotMeasured);
+        var recorded = ResultStore.ReadAll(_gate.Store.ResultsPath).Single(r => r.Budget == "Api.DelayAsync.ServerBytesPerRequest");
+        (recorded.Verdict, double.IsNaN(recorded.Measured)).Should().Be((BudgetVerdict.Fail, true), "a missing figure is never a pass");
+    }
+
+    [Fact]
     public void A_broken_minimum_fails_with_the_shortfall()
     {
         var act = () => _gate.Check("Api.DelayAsync.LittleEfficiency", 0.45, "4,500 req/s of 10,000 ideal");

@@ -175,7 +175,7 @@ internal sealed class LoadRecorder
                 P90Ms = Percentile(_latency, 90),
                 P95Ms = Percentile(_latency, 95),
                 P99Ms = Percentile(_latency, 99),
-                MaxMs = _latency.TotalCount == 0 ? 0 : _latency.GetMaxValue() / 1000.0,
+                MaxMs = _latency.TotalCount == 0 ? double.NaN : _latency.GetMaxValue() / 1000.0,
                 ScheduleLagP99Ms = openSeconds > 0 ? Percentile(_scheduleLag, 99) : 0,
                 PeakInFlight = _peakInFlight,
                 // Completions after the window (a request started near its end) are in the totals, not in a bucket.
@@ -188,8 +188,10 @@ internal sealed class LoadRecorder
         }
     }
 
+    // No answer in the window, no latency: NaN, which the gate reports as not measured. A 0 here would read as the
+    // fastest run ever and pass every latency budget of a server that answered nothing.
     private static double Percentile(LongHistogram histogram, double percentile) =>
-        histogram.TotalCount == 0 ? 0 : histogram.GetValueAtPercentile(percentile) / 1000.0;
+        histogram.TotalCount == 0 ? double.NaN : histogram.GetValueAtPercentile(percentile) / 1000.0;
 
     private static long Micros(long from, long to) =>
         Math.Clamp((to - from) * 1_000_000 / Stopwatch.Frequency, 1, HighestTrackableMicroseconds);

@@ -53,22 +53,25 @@ public sealed record LoadResult
     /// <summary>Requests still in flight when the drain after the last phase ran out; cancelled, counted neither way.</summary>
     public required long Abandoned { get; init; }
 
-    /// <summary>Median latency, ms.</summary>
+    // The latency figures below count successful answers inside the measured window; with none, each is NaN (not
+    // measured), never 0.
+
+    /// <summary>Median latency, ms; NaN when no request succeeded in the window.</summary>
     public required double P50Ms { get; init; }
 
-    /// <summary>75th-percentile latency, ms.</summary>
+    /// <summary>75th-percentile latency, ms; NaN when no request succeeded in the window.</summary>
     public required double P75Ms { get; init; }
 
-    /// <summary>90th-percentile latency, ms.</summary>
+    /// <summary>90th-percentile latency, ms; NaN when no request succeeded in the window.</summary>
     public required double P90Ms { get; init; }
 
-    /// <summary>95th-percentile latency, ms.</summary>
+    /// <summary>95th-percentile latency, ms; NaN when no request succeeded in the window.</summary>
     public required double P95Ms { get; init; }
 
-    /// <summary>99th-percentile latency, ms.</summary>
+    /// <summary>99th-percentile latency, ms; NaN when no request succeeded in the window.</summary>
     public required double P99Ms { get; init; }
 
-    /// <summary>Largest latency, ms.</summary>
+    /// <summary>Largest latency, ms; NaN when no request succeeded in the window.</summary>
     public required double MaxMs { get; init; }
 
     /// <summary>

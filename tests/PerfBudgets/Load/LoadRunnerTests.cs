@@ -29,6 +29,19 @@ public sealed class LoadRunnerTests
     }
 
     [Fact]
+    public async Task A_run_without_one_answer_has_no_latency_rather_than_a_latency_of_zero()
+    {
+        var scenario = new LoadScenario("Closed.NoAnswer", [LoadSimulation.KeepConstant(2, TimeSpan.FromSeconds(0.3))], (_, _) =>
+            ValueTask.FromResult(LoadStepOutcome.Failure("status 503", 503)));
+
+        var result = await LoadRunner.RunAsync(scenario, Token);
+
+        result.Completed.Should().Be(0);
+        new[] { result.P50Ms, result.P75Ms, result.P90Ms, result.P95Ms, result.P99Ms, result.MaxMs }.Should().OnlyContain(p => double.IsNaN(p),
+            "a percentile over no answers would pass every latency budget at 0 ms");
+    }
+
+    [Fact]
     public async Task A_closed_ramp_runs_only_the_copies_its_value_allows()
     {
         // The ramp runs copy i once 1 + t > i, t in seconds: copy 1 from 0 s, copy 2 from 1 s, copy 3 from 2 s, each
