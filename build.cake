@@ -20,8 +20,10 @@ var baselineRef = Argument("baseline-ref", "main");
 
 // One id per `dotnet cake` invocation, shared by its test processes, so history.jsonl groups their results as one run.
 var runId = EnvironmentVariable(RunIdVariable) ?? $"{DateTime.UtcNow:yyyyMMdd'T'HHmmss'Z'}-{Guid.NewGuid().ToString("N").Substring(0, 6)}";
+// git's answer, its lines joined by commas; null outside a git checkout.
+string Git(string arguments) => StartProcess("git", new ProcessSettings { Arguments = arguments, RedirectStandardOutput = true, RedirectStandardError = true }, out var lines) == 0 ? string.Join(",", lines).Trim() : null;
 // The commit measured: PERF_COMMIT, else git's HEAD (none outside a git checkout).
-var commit = EnvironmentVariable(CommitVariable) ?? (StartProcess("git", new ProcessSettings { Arguments = "rev-parse HEAD", RedirectStandardOutput = true, RedirectStandardError = true }, out var head) == 0 ? head.FirstOrDefault()?.Trim() : null);
+var commit = EnvironmentVariable(CommitVariable) ?? Git("rev-parse HEAD");
 
 var solution = File("./PerfGate.slnx");
 // The target framework of every project, from the one place that sets it.
@@ -280,11 +282,11 @@ Task("Upload")
     .Description("Sends the last run's artifacts/budgets/results.json to a results server (perfbudgets upload, docs/results-server.md) with HEAD's commit and parents and the branch checked out (--branch=NAME where HEAD is detached, as in CI): --server=URL (default http://127.0.0.1:5080, where `perfbudgets serve` listens), --project=NAME (default perfgate) and --token-file=FILE (default perfbudgets.token: the write token `perfbudgets serve --add-project NAME` printed). The dashboard is then at the server's address.")
     .Does(() =>
 {
-    string Git(string arguments) => StartProcess("git", new ProcessSettings { Arguments = arguments, RedirectStandardOutput = true }, out var lines) == 0 ? string.Join(",", lines).Trim() : throw new Exception($"git {arguments} failed: Upload needs a git checkout.");
+    string Ask(string arguments) => Git(arguments) ?? throw new Exception($"git {arguments} failed: Upload needs a git checkout.");
     RunTool(configuration, new ProcessArgumentBuilder().Append("upload").Append("--server").AppendQuoted(Argument("server", "http://127.0.0.1:5080"))
         .Append("--project").AppendQuoted(Argument("project", "perfgate")).Append("--token-file").AppendQuoted(Argument("token-file", "perfbudgets.token"))
-        .Append("--commit").AppendQuoted(commit ?? Git("rev-parse HEAD")).Append("--branch").AppendQuoted(Argument("branch", Git("rev-parse --abbrev-ref HEAD")))
-        .Append("--parents").AppendQuoted(Git($"rev-parse {commit ?? "HEAD"}^@")).Append("--results").AppendQuoted(MakeAbsolute(budgetResults + File("results.json")).FullPath));
+        .Append("--commit").AppendQuoted(commit ?? Ask("rev-parse HEAD")).Append("--branch").AppendQuoted(Argument("branch", Ask("rev-parse --abbrev-ref HEAD")))
+        .Append("--parents").AppendQuoted(Ask($"rev-parse {commit ?? "HEAD"}^@")).Append("--results").AppendQuoted(MakeAbsolute(budgetResults + File("results.json")).FullPath));
 });
 
 var gate = Task("Default").IsDependentOn("Build").IsDependentOn("Clean.Results").Does(() => FailIfAnySuiteFailed());
