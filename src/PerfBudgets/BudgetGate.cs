@@ -37,7 +37,7 @@ public sealed class BudgetGate
         Book = book ?? throw new ArgumentNullException(nameof(book));
         Store = store ?? throw new ArgumentNullException(nameof(store));
         Options = options;
-        _run = RunIdentity.Of(options);
+        _run = RunIdentity.Of(options.RunId, options.Commit);
         _exporters = RunExporters.Of(store);
         Baseline = Options.BaselineFile is { } baseline ? BaselineResults.Load(baseline) : null;
         _recordedMethods = new(() => RecordedMethodsFile.Read(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(Book.FilePath)) ?? ".", RecordedMethodsFile.FileName)));
