@@ -7,7 +7,7 @@ using OxyPlot.Axes;
 using OxyPlot.Series;
 using PerfBudgets.Budgets;
 using PerfBudgets.Load;
-using PerfBudgets.Reporting.Rendering;
+using PerfBudgets.Reporting.Exporters;
 using PerfBudgets.Reporting.Storage;
 
 namespace PerfBudgets.Reporting.Html;
@@ -44,7 +44,8 @@ public static class HtmlReport
 
     /// <summary>
     /// Reads <c>results.json</c> and <c>history.jsonl</c> in <paramref name="directory"/> and writes <c>report.html</c>
-    /// there; returns its path. Throws <see cref="FileNotFoundException"/> when there is no results.json.
+    /// there (<see cref="HtmlReportExporter"/>); returns its path. Throws <see cref="FileNotFoundException"/> when there
+    /// is no results.json.
     /// </summary>
     public static string Write(string directory)
     {
@@ -55,23 +56,8 @@ public static class HtmlReport
             throw new FileNotFoundException($"No {store.ResultsPath}: run the budget suites first.", store.ResultsPath);
         }
 
-        var results = ResultStore.ReadAll(store.ResultsPath);
-        var loads = ResultStore.ReadLoads(store.ResultsPath, out var skippedLoads);
-        var history = ResultStore.ReadHistory(store.HistoryPath, out var skippedHistory);
-        var notes = new List<string>();
-        if (skippedLoads > 0)
-        {
-            notes.Add($"{skippedLoads} entries of 'loads' in results.json could not be read and are left out.");
-        }
-
-        if (skippedHistory > 0)
-        {
-            notes.Add($"{skippedHistory} lines of history.jsonl could not be read and are left out.");
-        }
-
-        var path = Path.Combine(store.Directory, FileName);
-        File.WriteAllText(path, Render(results, loads, history, DateTimeOffset.UtcNow, notes), new UTF8Encoding(false));
-        return path;
+        IRunExporter report = new HtmlReportExporter(DateTimeOffset.UtcNow);
+        return report.Export(RunResults.Read(store), ExportTarget.InFolder(store.Directory, FileName));
     }
 
     /// <summary>The whole page.</summary>

@@ -1,6 +1,5 @@
 using System.Text.Json;
 using PerfBudgets.Budgets;
-using PerfBudgets.Reporting.Rendering;
 using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Tool.Docs;
 using PerfBudgets.Tool.Locust;

@@ -3,6 +3,7 @@ using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Exporters;
 using PerfBudgets.Reporting.Storage;
 
 namespace PerfBudgets;
@@ -36,7 +37,8 @@ public sealed class BudgetGate
         Book = book ?? throw new ArgumentNullException(nameof(book));
         Store = store ?? throw new ArgumentNullException(nameof(store));
         Options = options;
-        _run = RunIdentity.Of(options);
+        _run = RunIdentity.Of(options.RunId, options.Commit);
+        _exporters = RunExporters.Of(store);
         Baseline = Options.BaselineFile is { } baseline ? BaselineResults.Load(baseline) : null;
         _recordedMethods = new(() => RecordedMethodsFile.Read(Path.Combine(Path.GetDirectoryName(Path.GetFullPath(Book.FilePath)) ?? ".", RecordedMethodsFile.FileName)));
     }
@@ -63,7 +65,10 @@ public sealed class BudgetGate
     // The run every result of this gate is recorded under in history.jsonl.
     private readonly RunIdentity _run;
 
-    private void Record(BudgetResult result) => Store.Record(result, _run, Options.StepSummaryFile);
+    // The store's exporters (summary.md, the step summary): the store persists, they render.
+    private readonly RunExporters _exporters;
+
+    private void Record(BudgetResult result) => _exporters.Record(result, _run, Options.StepSummaryFile);
 
     /// <summary>
     /// The gate the environment asks for (<see cref="BudgetGateOptions.FromEnvironment"/>): the repository's
@@ -519,7 +524,7 @@ public sealed class BudgetGate
     public void RecordLoad(Load.LoadResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        Store.RecordLoad(result with { TimestampUtc = result.TimestampUtc ?? DateTimeOffset.UtcNow, Machine = result.Machine ?? MachineInfo.Current });
+        _exporters.RecordLoad(result with { TimestampUtc = result.TimestampUtc ?? DateTimeOffset.UtcNow, Machine = result.Machine ?? MachineInfo.Current });
     }
 
     private BaselineComparison? Compare(Budget budget, double measured)

@@ -122,7 +122,7 @@ public sealed class GrowthBudgetTests : IDisposable
         var runs = new[] { 1.013, 1.011, 1.012 }.Select((exponent, i) =>
         {
             var store = _budgets.Store($"run{i}");
-            store.Record(new BudgetResult("Demo.Growth", "growth-exponent-max", exponent, 1.02, "exponent", BudgetVerdict.Pass, "ci", DateTimeOffset.UtcNow, MachineInfo.Current, null), RunIdentity.Of(new BudgetGateOptions()), stepSummaryFile: null);
+            store.Record(new BudgetResult("Demo.Growth", "growth-exponent-max", exponent, 1.02, "exponent", BudgetVerdict.Pass, "ci", DateTimeOffset.UtcNow, MachineInfo.Current, null), RunIdentity.Of(runId: null, commit: null));
             return Path.Combine(_budgets.Folder, $"run{i}", "results.json");
         }).ToList();
 

@@ -3,7 +3,6 @@ using System.Text.Json;
 using System.Text.RegularExpressions;
 using System.Text;
 using PerfBudgets.Budgets;
-using PerfBudgets.Reporting.Rendering;
 using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Reporting;
 

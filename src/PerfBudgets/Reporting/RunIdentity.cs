@@ -14,10 +14,9 @@ internal sealed record RunIdentity(string RunId, string? Commit)
     public static string GeneratedRunId { get; } =
         DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture) + "-" + Guid.NewGuid().ToString("N")[..6];
 
-    /// <summary>The run <paramref name="options"/> name, else this process's generated id.</summary>
-    public static RunIdentity Of(BudgetGateOptions options)
-    {
-        ArgumentNullException.ThrowIfNull(options);
-        return new RunIdentity(options.RunId ?? GeneratedRunId, options.Commit);
-    }
+    /// <summary>
+    /// The run the options name (<paramref name="runId"/>, <paramref name="commit"/>), else this process's generated id.
+    /// The gate passes its options' values: the result model does not depend on the gate.
+    /// </summary>
+    public static RunIdentity Of(string? runId, string? commit) => new(runId ?? GeneratedRunId, commit);
 }

@@ -3,20 +3,20 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using PerfBudgets.Budgets;
 using PerfBudgets.Load;
-using PerfBudgets.Reporting.Rendering;
 
 namespace PerfBudgets.Reporting.Storage;
 
 /// <summary>
-/// Keeps <c>results.json</c> and <c>summary.md</c> up to date after every measurement.
+/// Keeps <c>results.json</c> up to date after every measurement and appends it to <c>history.jsonl</c>; reads both back.
 /// </summary>
 /// <remarks>
 /// Several test processes (one per test project) write to the same folder one after another, so each write
 /// merges into the file under an exclusive lock file: the newest result for a budget replaces the older one and
-/// results of other budgets are kept. Each process also appends its own rows to the step summary file its gate's
-/// options name (<c>GITHUB_STEP_SUMMARY</c>), once, as it exits; the store reads no setting of its own. Every result
-/// is also appended, as one JSON line with its run id, to <c>history.jsonl</c> in the same folder, which nothing here
-/// ever truncates.
+/// results of other budgets are kept. Every result is also appended, as one JSON line with its run id, to
+/// <c>history.jsonl</c> in the same folder, which nothing here ever truncates. The store persists and reads; it renders
+/// nothing and reads no setting of its own: <c>summary.md</c>, the CI step summary and <c>report.html</c> are the
+/// exporters' (<c>PerfBudgets.Reporting.Exporters</c>), which a caller runs under the store's lock with the results it
+/// has just written.
 /// </remarks>
 public sealed class ResultStore
 {
@@ -31,8 +31,6 @@ public sealed class ResultStore
     private static readonly JsonSerializerOptions HistoryOptions = new(JsonOptions) { WriteIndented = false };
 
     private readonly object _gate = new();
-    private readonly List<BudgetResult> _thisProcess = [];
-    private bool _exitHookInstalled;
 
     /// <summary>Creates a store that writes into <paramref name="directory"/>.</summary>
     public ResultStore(string directory)
@@ -47,7 +45,7 @@ public sealed class ResultStore
     /// <summary>Path of <c>results.json</c>.</summary>
     public string ResultsPath => Path.Combine(Directory, "results.json");
 
-    /// <summary>Path of <c>summary.md</c>.</summary>
+    /// <summary>Path of <c>summary.md</c>, which the gate's exporters write into the same folder.</summary>
     public string SummaryPath => Path.Combine(Directory, "summary.md");
 
     /// <summary>Path of <c>history.jsonl</c>: one line per recorded result of every run, oldest first.</summary>
@@ -58,28 +56,23 @@ public sealed class ResultStore
         Path.Combine(Path.GetDirectoryName(Path.GetFullPath(budgetFilePath))!, "artifacts", "budgets");
 
     /// <summary>
-    /// Records one result, rewriting both files, and appends it to <c>history.jsonl</c> as part of <paramref name="run"/>.
-    /// With a <paramref name="stepSummaryFile"/> (<see cref="BudgetGateOptions.StepSummaryFile"/>), this process's rows
-    /// are appended to it as the process exits.
+    /// Records one result, rewriting <c>results.json</c>, and appends it to <c>history.jsonl</c> as part of
+    /// <paramref name="run"/>. <paramref name="stored"/>, when given, is called between the two, still under the lock
+    /// file, with every result <c>results.json</c> now holds (the exporters' <c>summary.md</c>).
     /// </summary>
-    internal void Record(BudgetResult result, RunIdentity run, string? stepSummaryFile)
+    internal void Record(BudgetResult result, RunIdentity run, Action<IReadOnlyList<BudgetResult>>? stored = null)
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(run);
         lock (_gate)
         {
-            _thisProcess.Add(result);
-            if (stepSummaryFile is not null)
-            {
-                InstallExitHook(stepSummaryFile);
-            }
-
             Update(file =>
             {
                 var all = file.Results.Where(r => r.Budget != result.Budget).Append(result).ToList();
                 all.Sort((a, b) => string.CompareOrdinal(a.Budget, b.Budget));
                 return file with { Results = all };
             },
+            stored,
             // Under the same lock file, so the lines of the test processes never interleave.
             () => File.AppendAllText(HistoryPath, JsonSerializer.Serialize(HistoryEntry.Of(result, run), HistoryOptions) + "\n", new UTF8Encoding(false)));
         }
@@ -88,8 +81,9 @@ public sealed class ResultStore
     /// <summary>
     /// Records one load run in the <c>loads</c> array of <c>results.json</c> (<see cref="LoadResultJson"/>), replacing an
     /// older run of its scenario. The other entries are kept as they were read, fields this version does not know included.
+    /// <paramref name="stored"/>, when given, is called under the lock file with the results <c>results.json</c> holds.
     /// </summary>
-    internal void RecordLoad(LoadResult load)
+    internal void RecordLoad(LoadResult load, Action<IReadOnlyList<BudgetResult>>? stored = null)
     {
         ArgumentNullException.ThrowIfNull(load);
         var entry = JsonSerializer.SerializeToElement(load, JsonOptions);
@@ -100,7 +94,8 @@ public sealed class ResultStore
                 var all = (file.Loads ?? []).Where(l => ScenarioOf(l) != load.Scenario).Append(entry).ToList();
                 all.Sort((a, b) => string.CompareOrdinal(ScenarioOf(a), ScenarioOf(b)));
                 return file with { Loads = all };
-            });
+            },
+            stored);
         }
     }
 
@@ -203,14 +198,15 @@ public sealed class ResultStore
         }
     }
 
-    // Under the lock file: read, change, write both files, so the test processes never lose each other's rows.
-    private void Update(Func<ResultsFile, ResultsFile> change, Action? alsoUnderLock = null)
+    // Under the lock file: read, change, write, then let the caller export what was written, so the test processes
+    // never lose each other's rows and summary.md never shows an older results.json than the one beside it.
+    private void Update(Func<ResultsFile, ResultsFile> change, Action<IReadOnlyList<BudgetResult>>? stored, Action? alsoUnderLock = null)
     {
         System.IO.Directory.CreateDirectory(Directory);
         using var fileLock = AcquireLock();
         var file = change(ReadFile(ResultsPath));
         WriteAtomically(ResultsPath, JsonSerializer.Serialize(file, JsonOptions));
-        WriteAtomically(SummaryPath, SummaryTable.Render(file.Results));
+        stored?.Invoke(file.Results);
         alsoUnderLock?.Invoke();
     }
 
@@ -235,26 +231,6 @@ public sealed class ResultStore
         var temp = path + ".tmp";
         File.WriteAllText(temp, content, new UTF8Encoding(false));
         File.Move(temp, path, overwrite: true);
-    }
-
-    // Once per store, with the first file a gate names: the rows of this process go there as it exits.
-    private void InstallExitHook(string stepSummaryFile)
-    {
-        if (_exitHookInstalled)
-        {
-            return;
-        }
-
-        _exitHookInstalled = true;
-        AppDomain.CurrentDomain.ProcessExit += (_, _) => AppendToStepSummary(stepSummaryFile);
-    }
-
-    private void AppendToStepSummary(string stepSummaryFile)
-    {
-        lock (_gate)
-        {
-            File.AppendAllText(stepSummaryFile, SummaryTable.Render(_thisProcess) + Environment.NewLine);
-        }
     }
 
     // The loads stay JSON until asked for (ReadLoads), so one entry this version cannot read loses nothing else.

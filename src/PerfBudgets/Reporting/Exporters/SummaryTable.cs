@@ -1,9 +1,12 @@
 using System.Text;
 using PerfBudgets.Budgets;
 
-namespace PerfBudgets.Reporting.Rendering;
+namespace PerfBudgets.Reporting.Exporters;
 
-/// <summary>Renders results as the Markdown table of <c>summary.md</c>.</summary>
+/// <summary>
+/// Renders results as a Markdown table: the text of <c>summary.md</c> (<see cref="SummaryExporter"/>) and of the CI step
+/// summary (<see cref="StepSummaryExporter"/>); the HTML report shows its limits with the same sign (<see cref="Comparison"/>).
+/// </summary>
 internal static class SummaryTable
 {
     /// <summary>
