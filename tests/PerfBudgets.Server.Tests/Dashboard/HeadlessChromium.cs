@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using PerfGate.Tests;
 
 namespace PerfBudgets.Server.Tests.Dashboard;
 
@@ -51,16 +52,12 @@ internal static class HeadlessChromium
             }
             catch (OperationCanceledException)
             {
-                process.Kill(entireProcessTree: true);
+                ProcessTree.Kill(process);
                 throw new TimeoutException($"chromium did not finish in {Timeout.TotalSeconds} s: {string.Join(' ', arguments)}");
             }
             catch
             {
-                if (!process.HasExited)
-                {
-                    process.Kill(entireProcessTree: true);
-                }
-
+                ProcessTree.Kill(process);
                 throw;
             }
         }

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using Npgsql;
+using PerfGate.Tests;
 
 namespace PerfBudgets.Server.Tests.Postgres;
 
@@ -197,7 +198,7 @@ public sealed class PostgresCluster : IAsyncLifetime
         }
         catch (OperationCanceledException)
         {
-            process.Kill(entireProcessTree: true);
+            ProcessTree.Kill(process);
             throw new InvalidOperationException($"{program} {string.Join(' ', arguments)} did not finish in {CommandTimeout.TotalSeconds} s.");
         }
 
