@@ -10,7 +10,7 @@ var target = Argument("target", "Default");
 var configuration = Argument("configuration", "Release");
 
 // The harness's environment variables that the targets set, named once here as HarnessEnvironment names them in
-// src/PerfBudgets/Budgets (tests/PerfBudgets/Tool/BuildScriptTests checks that every PERF_ name here is one of its).
+// src/PerfBudgets/Budgets (tests/PerfBudgets/Budgets/BuildScriptTests checks that every PERF_ name here is one of its).
 const string ProfileVariable = "PERF_PROFILE", BaselineVariable = "PERF_BASELINE", RunIdVariable = "PERF_RUN_ID", CommitVariable = "PERF_COMMIT";
 
 var profile = Argument("profile", EnvironmentVariable(ProfileVariable) ?? "ci");
@@ -106,24 +106,23 @@ void WithServer(Action<string, System.Diagnostics.Process> use)
     }
 }
 
-// A suite's project: the one .csproj in tests/SUITE (tests/Correctness/Correctness.csproj, tests/PerfBudgets/PerfBudgets.Tests.csproj).
-string SuiteProject(string suite) => GetFiles($"./tests/{suite}/*.csproj").Single().FullPath;
+// A suite's projects: tests/SUITE/*.csproj and any tests/SUITE.*.Tests beside it (the harness's: its core's, each add-on's, the tool's, the server's).
+FilePathCollection SuiteProjects(string suite) => GetFiles($"./tests/{suite}/*.csproj") + GetFiles($"./tests/{suite}.*.Tests/*.csproj");
 // The budget suites: what the Baseline target runs twice (the correctness suite measures nothing).
 var budgetSuites = new[] { "Alloc", "Cpu", "Load" };
 
 void RunSuite(string suite, string baselinePath = null, string filter = null, bool keepGoing = true)
 {
-    try
+    // Every project of every suite runs even when an earlier one fails, so the report shows every budget of the run.
+    foreach (var (project, name) in SuiteProjects(suite).Select(p => (p.FullPath, p.GetDirectory().GetDirectoryName())))
     {
-        // A filtered run (Record.Instructions) is a part of a suite: no trx of the suite's name, no test list.
-        DotNetTest(SuiteProject(suite), new DotNetTestSettings { Configuration = configuration, NoBuild = true, NoRestore = true, Filter = filter, ResultsDirectory = testResults,
-            Loggers = filter != null ? null : new[] { $"trx;LogFileName={suite}.trx", "console;verbosity=normal" }, EnvironmentVariables = PerfEnvironment(baselinePath ?? baseline) });
-    }
-    catch (Exception e) when (keepGoing)
-    {
-        // Every suite runs even when an earlier one fails, so the report shows every budget of the run.
-        Error($"{suite}: {e.Message}");
-        failedSuites.Add(suite);
+        try
+        {
+            // A filtered run (Record.Instructions) is a part of a suite: no trx of the project's folder name, no test list.
+            DotNetTest(project, new DotNetTestSettings { Configuration = configuration, NoBuild = true, NoRestore = true, Filter = filter, ResultsDirectory = testResults,
+                Loggers = filter != null ? null : new[] { $"trx;LogFileName={name}.trx", "console;verbosity=normal" }, EnvironmentVariables = PerfEnvironment(baselinePath ?? baseline) });
+        }
+        catch (Exception e) when (keepGoing) { Error($"{name}: {e.Message}"); failedSuites.Add(name); }
     }
 }
 
@@ -142,9 +141,9 @@ Task("Clean.Results")
 
 Task("Build").Does(() => DotNetBuild(solution, new DotNetBuildSettings { Configuration = configuration }));
 
-// Test.PerfBudgets, Test.Correctness, Test.Alloc, Test.Cpu, Test.Load: one suite each, in this order.
+// Test.PerfBudgets, Test.Correctness, Test.Alloc, Test.Cpu, Test.Load: one suite each, in this order, each project of a suite in turn.
 var suites = new[] { "PerfBudgets", "Correctness", "Alloc", "Cpu", "Load" };
-foreach (var suite in suites) Task("Test." + suite).IsDependentOn("Build").Does(() => RunSuite(suite));
+foreach (var suite in suites) Task("Test." + suite).Description("Runs " + string.Join(", ", SuiteProjects(suite).Select(p => p.GetFilename()))).IsDependentOn("Build").Does(() => RunSuite(suite));
 
 var test = Task("Test").IsDependentOn("Clean.Results").Does(() => FailIfAnySuiteFailed());
 foreach (var suite in suites) test.IsDependentOn("Test." + suite);

@@ -82,7 +82,7 @@ public sealed partial class AppProcess : IDisposable
         }
         catch (OperationCanceledException)
         {
-            process.Kill(entireProcessTree: true);
+            ProcessTree.Kill(process);
             process.Dispose();
             throw new TimeoutException($"The system under test did not report a listening address within {startTimeout.TotalSeconds} s.");
         }
@@ -93,11 +93,7 @@ public sealed partial class AppProcess : IDisposable
     {
         try
         {
-            if (!_process.HasExited)
-            {
-                _process.Kill(entireProcessTree: true);
-                _process.WaitForExit(10_000);
-            }
+            ProcessTree.Kill(_process);
         }
         finally
         {
@@ -122,7 +118,7 @@ public sealed partial class AppProcess : IDisposable
         }
         catch (OperationCanceledException)
         {
-            process.Kill(entireProcessTree: true);
+            ProcessTree.Kill(process);
             throw;
         }
 

@@ -1,4 +1,5 @@
 using PerfBudgets.Measuring;
+using static PerfBudgets.Tests.Support.RequestCostRuns;
 
 namespace PerfBudgets.Tests.Measuring;
 
@@ -60,7 +61,4 @@ public sealed class RequestCostMeasurementTests
     [Fact]
     public void A_run_without_requests_is_refused() =>
         FluentActions.Invoking(() => new RequestCostMeasurement("x", [])).Should().Throw<ArgumentException>();
-
-    internal static RequestCostMeasurement Run(int count, Func<int, long> nanoseconds) =>
-        new("test", Enumerable.Range(0, count).Select(i => new RequestCost(i, nanoseconds(i), [new ThreadCost(".NET TP Worker", nanoseconds(i))])).ToList());
 }

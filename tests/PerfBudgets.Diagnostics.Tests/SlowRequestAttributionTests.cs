@@ -1,0 +1,62 @@
+using PerfBudgets.Diagnostics;
+using PerfBudgets.Measuring;
+using PerfBudgets.Tests.Support;
+
+namespace PerfBudgets.Diagnostics.Tests;
+
+public sealed class SlowRequestAttributionTests
+{
+    [Fact]
+    public void A_failure_names_the_slow_requests_their_cost_their_spacing_their_threads_and_the_quantiles()
+    {
+        var measurement = RequestCostRuns.Run(640, i => i % 64 == 63 ? 5_300_000 : 300_000);
+
+        var attribution = SlowRequestAttribution.From(measurement, 1.5);
+
+        attribution.Summary.Should().StartWith("10 of 640 requests cost over 1.5 ms of server CPU: #63 5.300 ms (.NET TP Worker 100%), #127 5.300 ms")
+            .And.Contain("9 of their gaps are 64 requests")
+            .And.Contain("the thread that spent most of each: .NET TP Worker in 10")
+            .And.EndWith("p50 0.300 / p99 5.300 / p99.9 5.300 / max 5.300 ms");
+        attribution.Entries.Should().HaveCount(SlowRequestAttribution.Named + 1);
+        attribution.Entries[0].Name.Should().StartWith("request #63");
+        attribution.Entries[0].Value.Should().Be(5.3);
+    }
+
+    [Fact]
+    public void A_compilation_burst_is_named_by_its_thread_and_does_not_hide_the_pool_threads_of_the_others()
+    {
+        var requests = Enumerable.Range(0, 200).Select(i => i switch
+        {
+            5 => new RequestCost(i, 400_000_000, [new ThreadCost(".NET Tiered Com", 399_900_000), new ThreadCost(".NET TP Worker", 100_000)]),
+            _ when i % 64 == 63 => new RequestCost(i, 5_300_000, [new ThreadCost(".NET TP Worker", 5_250_000), new ThreadCost(".NET Sockets", 50_000)]),
+            _ => new RequestCost(i, 300_000, [new ThreadCost(".NET TP Worker", 300_000)]),
+        }).ToList();
+
+        var summary = SlowRequestAttribution.From(new RequestCostMeasurement("test", requests), 1.5).Summary;
+
+        summary.Should().StartWith("4 of 200 requests cost over 1.5 ms of server CPU: #5 400.000 ms (.NET Tiered Com 100%), #63 5.300 ms (.NET TP Worker 99%)")
+            .And.Contain("the thread that spent most of each: .NET TP Worker in 3, .NET Tiered Com in 1");
+    }
+
+    [Fact]
+    public void Without_a_request_over_the_limit_it_names_the_most_expensive()
+    {
+        var measurement = RequestCostRuns.Run(100, i => i == 42 ? 900_000 : 300_000);
+
+        SlowRequestAttribution.From(measurement, 1.5).Summary.Should().StartWith("no request of 100 costs over 1.5 ms; the 8 most expensive: #42 0.900 ms");
+    }
+
+    [Theory]
+    [InlineData(new[] { 63, 127, 191, 255 }, 64, 3)]
+    [InlineData(new[] { 1, 2, 50, 51, 52 }, 1, 3)]
+    [InlineData(new[] { 5, 17, 90, 400 }, null, null)]
+    [InlineData(new[] { 5, 17 }, null, null)]
+    public void The_common_gap_shows_a_periodic_slow_path(int[] indexes, int? gap, int? count)
+    {
+        var requests = indexes.Select(i => new RequestCost(i, 1, [])).ToList();
+
+        var found = SlowRequestAttribution.CommonGap(requests);
+
+        found.Should().Be(gap is null ? null : (gap.Value, count!.Value));
+    }
+}
