@@ -39,9 +39,10 @@ internal static class SeriesChart
         svg.Append(Invariant($"<line x1=\"{Left}\" y1=\"{Height - Bottom}\" x2=\"{Width - Right}\" y2=\"{Height - Bottom}\" stroke=\"#8c959f\"/>"));
         svg.Append(Invariant($"<text class=\"y-label\" x=\"{Left - 6}\" y=\"{Y(high) + 4:0.#}\" text-anchor=\"end\">{AxisLabel(high)}</text>"));
         svg.Append(Invariant($"<text class=\"y-label\" x=\"{Left - 6}\" y=\"{Y((low + high) / 2) + 4:0.#}\" text-anchor=\"end\">{AxisLabel((low + high) / 2)}</text>"));
-        if (low == 0)
+        if (low <= 0 && high >= 0)
         {
-            svg.Append(Invariant($"<text class=\"y-label\" x=\"{Left - 6}\" y=\"{Y(low) + 4:0.#}\" text-anchor=\"end\">0</text>"));
+            // The axis holds 0 (from it, or across it for figures around it): its foot is what it says.
+            svg.Append(Invariant($"<text class=\"y-label\" x=\"{Left - 6}\" y=\"{Y(low) + 4:0.#}\" text-anchor=\"end\">{AxisLabel(low)}</text>"));
         }
         else
         {

@@ -36,6 +36,7 @@ public sealed partial class SeriesChartAxisTests
         SeriesChart.YRange(small).Low.Should().Be(0);
         SeriesChart.Render(small, []).Should().NotContain("y-origin").And.Contain(">0</text>");
         SeriesChart.YRange(around).Low.Should().BeApproximately(-4 - 0.08 * 68, 1e-9);
+        SeriesChart.Render(around, []).Should().NotContain("y-origin", "an axis across 0 holds it").And.Contain(">-9.44</text>");
     }
 
     [Fact]
