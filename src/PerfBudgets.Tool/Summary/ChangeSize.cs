@@ -8,7 +8,7 @@ namespace PerfBudgets.Tool.Summary;
 /// budget's own unit, ranked by its share of the limit. A relative change from a figure that wanders around zero says
 /// nothing (<c>Sockets.Echo.Growth</c> 0 → 0.008 is +851,235%, and well within its spread).
 /// </summary>
-/// <param name="Rank">What the changes are ordered by, in %: the relative change, or the change's share of the scale.</param>
+/// <param name="Rank">What the changes are ordered by, in %: the relative change, or the change's share of the limit (0 for a figure near zero without one).</param>
 /// <param name="InUnit">True when the change is shown in the budget's unit (the base is near zero).</param>
 /// <param name="WithinNoiseFloor">True when the change is no larger than the budget's absolute noise floor: not listed.</param>
 internal sealed record ChangeSize(double Rank, bool InUnit, bool WithinNoiseFloor)
@@ -40,16 +40,21 @@ internal sealed record ChangeSize(double Rank, bool InUnit, bool WithinNoiseFloo
             return new ChangeSize(Math.Abs(change) / Math.Abs(@base.Measured) * 100, InUnit: false, WithinNoiseFloor: false);
         }
 
-        return new ChangeSize(scale > 0 ? Math.Abs(change) / scale * 100 : 0, InUnit: true, WithinNoiseFloor: false);
+        // Without a limit there is no scale in the unit to judge a move from near zero by (against the larger figure
+        // every such move is about 100%): such a change is shown, after the ranked ones.
+        return new ChangeSize(HasLimit(@base, head) ? Math.Abs(change) / scale * 100 : 0, InUnit: true, WithinNoiseFloor: false);
     }
+
+    private static bool HasLimit(BudgetResult @base, BudgetResult head) =>
+        (head.Limit ?? @base.Limit) is { } limit && limit != 0 && double.IsFinite(limit);
 
     /// <summary>The figure's scale in its unit: the limit's size, else (no limit, or a limit of 0) the larger figure's.</summary>
     public static double Scale(BudgetResult @base, BudgetResult head)
     {
         ArgumentNullException.ThrowIfNull(@base);
         ArgumentNullException.ThrowIfNull(head);
-        return (head.Limit ?? @base.Limit) is { } limit && limit != 0 && double.IsFinite(limit)
-            ? Math.Abs(limit)
+        return HasLimit(@base, head)
+            ? Math.Abs((head.Limit ?? @base.Limit)!.Value)
             : Math.Max(Math.Abs(@base.Measured), Math.Abs(head.Measured));
     }
 }

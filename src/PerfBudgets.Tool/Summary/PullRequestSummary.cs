@@ -132,10 +132,10 @@ internal static class PullRequestSummary
             text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"{moved.Count - top} smaller changes not shown; `perfbudgets compare` lists them all.");
         }
 
-        if (moved.Any(m => m.Size.InUnit))
+        if (moved.Take(top).Any(m => m.Size.InUnit))
         {
             text.AppendLine().AppendLine(CultureInfo.InvariantCulture,
-                $"A change from a figure near 0 (under {Figures.Percent(ChangeSize.NearZeroShare * 100)} of its limit) is given in the budget's unit and ranked by its share of the limit.");
+                $"A change from a figure near 0 (under {Figures.Percent(ChangeSize.NearZeroShare * 100)} of its limit) is given in the budget's unit and ranked by its share of the limit; one of an informational figure (no limit) after the rest.");
         }
 
         if (withinFloor > 0)

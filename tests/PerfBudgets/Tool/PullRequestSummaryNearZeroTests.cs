@@ -58,6 +58,18 @@ public sealed class PullRequestSummaryNearZeroTests
     }
 
     [Fact]
+    public void An_informational_figure_from_near_zero_has_no_limit_to_rank_it_by_and_comes_after_the_ranked_changes()
+    {
+        var baseRun = Results(("Api.P99Ms", "p99-ms-max", 12, 50, "ms"), ("Stall.P99Ms", "info", 0.14, double.NaN, "ms"));
+        var head = Results(("Api.P99Ms", "p99-ms-max", 12.6, 50, "ms"), ("Stall.P99Ms", "info", 3.381, double.NaN, "ms"));
+
+        var text = PullRequestSummary.Render(head, new BaselineAnswer("b1", "b1", "{}"), PullRequestSummary.ByName(baseRun), null, [], "main", 10, 10);
+
+        text.Should().Contain("| Stall.P99Ms | 0.14 | 3.381 | ms | +3.241 |").And.NotContain("2,315%");
+        Order(text, "| Api.P99Ms | 12 | 12.6 | ms | +5% |", "| Stall.P99Ms |");
+    }
+
+    [Fact]
     public void Without_budgets_json_the_floor_the_head_run_recorded_with_its_figure_still_counts()
     {
         var text = Render(book: null, headNoiseAbsolute: new Dictionary<string, double> { ["Echo.Growth"] = 0.011, ["Pool.RetainedBytes"] = 2 });
@@ -88,8 +100,8 @@ public sealed class PullRequestSummaryNearZeroTests
         {
             results.Add(new JsonObject
             {
-                ["budget"] = f.Budget, ["kind"] = f.Kind, ["measured"] = f.Measured, ["limit"] = f.Limit, ["unit"] = f.Unit,
-                ["verdict"] = "pass", ["profile"] = "ci", ["timestampUtc"] = "2026-11-24T20:00:00+00:00",
+                ["budget"] = f.Budget, ["kind"] = f.Kind, ["measured"] = f.Measured, ["limit"] = double.IsNaN(f.Limit) ? null : f.Limit, ["unit"] = f.Unit,
+                ["verdict"] = f.Kind == "info" ? "info" : "pass", ["profile"] = "ci", ["timestampUtc"] = "2026-11-24T20:00:00+00:00",
                 ["machine"] = new JsonObject
                 {
                     ["logicalCores"] = 2, ["operatingSystem"] = "Linux", ["architecture"] = "X64",
