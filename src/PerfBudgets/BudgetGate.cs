@@ -68,7 +68,18 @@ public sealed class BudgetGate
     // The store's exporters (summary.md, the step summary): the store persists, they render.
     private readonly RunExporters _exporters;
 
-    private void Record(BudgetResult result) => _exporters.Record(result, _run, Options.StepSummaryFile);
+    // Every recorded entry carries its budget's noise threshold, so that a reader without this budgets.json (the results
+    // server's change points) knows how far the figure moves between unchanged runs.
+    private BudgetResult Record(BudgetResult result)
+    {
+        if (result.Kind != BudgetResult.InfoKind && result.Noise is null && Book.TryGetNoiseThreshold(result.Budget, out var noise))
+        {
+            result = result with { Noise = noise.Relative, NoiseAbsolute = noise.Absolute };
+        }
+
+        _exporters.Record(result, _run, Options.StepSummaryFile);
+        return result;
+    }
 
     /// <summary>
     /// The gate the environment asks for (<see cref="BudgetGateOptions.FromEnvironment"/>): the repository's
@@ -141,7 +152,7 @@ public sealed class BudgetGate
         var verdict = !met || (flagged && Options.BaselineStrict) ? BudgetVerdict.Fail : flagged ? BudgetVerdict.Warn : BudgetVerdict.Pass;
         var result = new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit,
             verdict, budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, detail, attribution) { Baseline = comparison };
-        Record(result);
+        result = Record(result);
         if (!met)
         {
             var line = FailureLine(budget, measured, detail);

@@ -11,7 +11,7 @@ namespace PerfBudgets.Server.Changes;
 /// <param name="MedianAfter">The median of the level from <paramref name="Commit"/> on.</param>
 /// <param name="RelativeShift">(after − before) / |before|.</param>
 /// <param name="MinShift">The smallest step that counted for this budget (larger median ÷ smaller − 1): <c>--min-shift</c>, else its noise threshold (<see cref="ShiftThresholds"/>).</param>
-/// <param name="MinShiftSource">Where <paramref name="MinShift"/> came from: <c>query</c>, <c>budget</c> or <c>kind</c> (the server's budgets.json), <c>default</c> (<see cref="ShiftThresholds.DefaultByKind"/>).</param>
+/// <param name="MinShiftSource">Where <paramref name="MinShift"/> came from: <c>query</c>, <c>budget</c> or <c>kind</c> (the server's budgets.json), <c>run</c> (the noise threshold the budget's latest run recorded), <c>default</c> (<see cref="ShiftThresholds.DefaultByKind"/>).</param>
 /// <param name="RuntimeChanged">The run at <paramref name="Commit"/> ran on another runtime than the one before it: the shift may be the runtime's.</param>
 internal sealed record BudgetChange(
     string Budget,
@@ -25,4 +25,8 @@ internal sealed record BudgetChange(
     double RelativeShift,
     double MinShift,
     string MinShiftSource,
-    bool RuntimeChanged);
+    bool RuntimeChanged)
+{
+    /// <summary>The smallest difference of the medians that counted, in the budget's unit (its absolute noise floor; 0 for most).</summary>
+    public double MinShiftAbsolute { get; init; }
+}

@@ -46,7 +46,9 @@ internal sealed class ChangePointFinder
     /// The change points of <paramref name="series"/> (oldest first), in order: each at a run whose commit differs from
     /// the run before it, where the medians of the levels on each side differ by at least <paramref name="minShift"/>
     /// (the larger over the smaller − 1) and by the settings' significance. None when <paramref name="minShift"/> is
-    /// infinite (no step counts) or the series is too short to hold two levels.
+    /// infinite (no step counts) or the series is too short to hold two levels. With <paramref name="minAbsolute"/> above 0
+    /// (the budget's absolute noise floor, in its unit) the medians must also differ by more than that: a figure that
+    /// wanders around zero moves by any percentage.
     /// </summary>
     /// <remarks>
     /// A boundary between two runs of one commit is never a change point: the code on both sides is the same, so a
@@ -55,12 +57,17 @@ internal sealed class ChangePointFinder
     /// is replaced by the two commit boundaries around those runs, and each level is judged by all the runs of its
     /// commits. With one run per commit (CI's usual series) every boundary is a commit's, and nothing changes.
     /// </remarks>
-    public IReadOnlyList<ChangePoint> Find(IReadOnlyList<CommitFigure> series, double minShift)
+    public IReadOnlyList<ChangePoint> Find(IReadOnlyList<CommitFigure> series, double minShift, double minAbsolute = 0)
     {
         ArgumentNullException.ThrowIfNull(series);
         if (!(minShift > 0))
         {
             throw new ArgumentOutOfRangeException(nameof(minShift), minShift, "The minimum step is a positive fraction.");
+        }
+
+        if (!(minAbsolute >= 0) || double.IsInfinity(minAbsolute))
+        {
+            throw new ArgumentOutOfRangeException(nameof(minAbsolute), minAbsolute, "The minimum absolute step is a number in the budget's unit, 0 or more.");
         }
 
         var figures = series.Select(p => p.Figure).Where(double.IsFinite).ToArray();
@@ -102,7 +109,8 @@ internal sealed class ChangePointFinder
                 var (before, after) = Levels(figures, boundaries, i);
                 var isLong = before.Length >= _settings.MinSegmentLength && after.Length >= _settings.MinSegmentLength;
                 var step = Step(Median(before), Median(after));
-                var falls = !isLong || step < minShift || Significance(before, after, sigma) < _settings.MinSignificance;
+                var falls = !isLong || step < minShift || WithinFloor(Median(before), Median(after), minAbsolute)
+                    || Significance(before, after, sigma) < _settings.MinSignificance;
                 if (falls && (weakest < 0 || (!isLong && weakestKey.Long) || (isLong == weakestKey.Long && step < weakestKey.Step)))
                 {
                     weakest = i;
@@ -120,7 +128,7 @@ internal sealed class ChangePointFinder
 
         if (commitStarts.Length < figures.Length - 1)
         {
-            Refine(figures, commitStarts, boundaries, minShift);
+            Refine(figures, commitStarts, boundaries, minShift, minAbsolute);
         }
 
         var changes = new List<ChangePoint>(boundaries.Count);
@@ -140,7 +148,7 @@ internal sealed class ChangePointFinder
     // kept moves to the commit boundary within MinSegmentLength runs of it that splits its two levels best: the least
     // sum of each run's distance from its level's median (the L1 cost, robust to a slow run as the medians are), as
     // long as both levels keep MinSegmentLength runs and the step stays at least minShift.
-    private void Refine(double[] figures, int[] commitStarts, List<int> boundaries, double minShift)
+    private void Refine(double[] figures, int[] commitStarts, List<int> boundaries, double minShift, double minAbsolute)
     {
         for (var i = 0; i < boundaries.Count; i++)
         {
@@ -152,7 +160,8 @@ internal sealed class ChangePointFinder
             {
                 if (Math.Abs(candidate - boundaries[i]) > _settings.MinSegmentLength
                     || candidate - start < _settings.MinSegmentLength || end - candidate < _settings.MinSegmentLength
-                    || Step(Median(figures[start..candidate]), Median(figures[candidate..end])) < minShift)
+                    || Step(Median(figures[start..candidate]), Median(figures[candidate..end])) < minShift
+                    || WithinFloor(Median(figures[start..candidate]), Median(figures[candidate..end]), minAbsolute))
                 {
                     continue;
                 }
@@ -206,6 +215,10 @@ internal sealed class ChangePointFinder
     // it) it is the relative shift's size.
     private static double Step(double before, double after) =>
         before > 0 && after > 0 ? Math.Max(before, after) / Math.Min(before, after) - 1 : Math.Abs(Shift(before, after));
+
+    // A step no larger than the budget's absolute noise floor is noise, as a baseline comparison holds it (0: no floor).
+    private static bool WithinFloor(double before, double after, double minAbsolute) =>
+        minAbsolute > 0 && Math.Abs(after - before) <= minAbsolute;
 
     private static (double[] Before, double[] After) Levels(double[] figures, List<int> boundaries, int i)
     {

@@ -22,7 +22,8 @@ internal static class ProjectChanges
         var changes = new List<BudgetChange>();
         foreach (var budget in await storage.GetLatestAsync(project, branch, cancellationToken))
         {
-            var (minShift, source) = MinShift(finder, thresholds, budget.Budget, budget.Kind);
+            var (minShift, minAbsolute, source) = MinShift(finder, thresholds, budget.Budget, budget.Kind,
+                ShiftThresholds.Recorded(budget.Noise, budget.NoiseAbsolute));
             if (!ChangePointFinder.IsTimed(budget.Kind) || double.IsPositiveInfinity(minShift))
             {
                 // Not timed, or a budget whose noise threshold says no step of its figure is a change.
@@ -33,7 +34,7 @@ internal static class ProjectChanges
             var series = (await storage.GetSeriesAsync(project, budget.Budget, branch, cancellationToken))
                 .Where(p => p.Kind == budget.Kind && p.Verdict != "not-measured" && double.IsFinite(p.Measured))
                 .ToList();
-            foreach (var change in finder.Find(series.Select(p => new CommitFigure(p.Commit, p.Measured)).ToList(), minShift))
+            foreach (var change in finder.Find(series.Select(p => new CommitFigure(p.Commit, p.Measured)).ToList(), minShift, minAbsolute))
             {
                 var runsAfter = series.Count - change.Index;
                 if (lastRuns is { } last && runsAfter > last)
@@ -42,18 +43,24 @@ internal static class ProjectChanges
                 }
 
                 changes.Add(new BudgetChange(budget.Budget, budget.Kind, budget.Unit, change.Commit, change.Index, runsAfter,
-                    change.MedianBefore, change.MedianAfter, change.RelativeShift, minShift, source, series[change.Index].RuntimeChanged));
+                    change.MedianBefore, change.MedianAfter, change.RelativeShift, minShift, source, series[change.Index].RuntimeChanged)
+                {
+                    MinShiftAbsolute = minAbsolute,
+                });
             }
         }
 
         return changes;
     }
 
-    /// <summary>The smallest step that counts for a budget: the finder's own (<c>minShift</c> asked for), else <paramref name="thresholds"/>'.</summary>
-    public static (double MinShift, string Source) MinShift(ChangePointFinder finder, ShiftThresholds thresholds, string budget, string kind)
+    /// <summary>
+    /// The smallest step that counts for a budget: the finder's own (<c>minShift</c> asked for, no absolute floor), else
+    /// <paramref name="thresholds"/>' with the noise <paramref name="recorded"/> with the budget's latest run.
+    /// </summary>
+    public static MinimumStep MinShift(ChangePointFinder finder, ShiftThresholds thresholds, string budget, string kind, RecordedNoise? recorded)
     {
         ArgumentNullException.ThrowIfNull(finder);
         ArgumentNullException.ThrowIfNull(thresholds);
-        return finder.Settings.MinRelativeShift is { } asked ? (asked, "query") : thresholds.For(budget, kind);
+        return finder.Settings.MinRelativeShift is { } asked ? new MinimumStep(asked, 0, "query") : thresholds.For(budget, kind, recorded);
     }
 }

@@ -53,31 +53,54 @@ internal sealed class ShiftThresholds
 
     /// <summary>
     /// The smallest step (larger median ÷ smaller − 1) reported for <paramref name="budget"/> of kind
-    /// <paramref name="kind"/>, and where it comes from (<c>budget</c>, <c>kind</c> or <c>default</c>);
-    /// <see cref="double.PositiveInfinity"/> when no step counts.
+    /// <paramref name="kind"/> by the server's budgets.json or the defaults, and where it comes from (<c>budget</c>,
+    /// <c>kind</c> or <c>default</c>); <see cref="double.PositiveInfinity"/> when no step counts.
     /// </summary>
     public (double MinShift, string Source) For(string budget, string kind)
+    {
+        var step = For(budget, kind, recorded: null);
+        return (step.MinShift, step.Source);
+    }
+
+    /// <summary>
+    /// The smallest step reported for <paramref name="budget"/> of kind <paramref name="kind"/>, relative (larger median
+    /// ÷ smaller − 1) and absolute (the medians' difference, in the budget's unit), and where it comes from: the server's
+    /// budgets.json where it defines the budget (<c>budget</c> or <c>kind</c>: the override), else the noise threshold
+    /// <paramref name="recorded"/> with the budget's latest run (<c>run</c>: the project's own budgets.json, whatever the
+    /// server was given), else the server's budgets.json's threshold of the kind (<c>kind</c>), else
+    /// <see cref="DefaultByKind"/> (<c>default</c>).
+    /// </summary>
+    public MinimumStep For(string budget, string kind, RecordedNoise? recorded)
     {
         ArgumentNullException.ThrowIfNull(budget);
         if (!BudgetKind.TryParse(kind, out var parsed))
         {
-            return (ChangePointSettings.FallbackMinRelativeShift, "default");
+            return new MinimumStep(ChangePointSettings.FallbackMinRelativeShift, 0, "default");
         }
 
         // The file's entry counts only while it is the same budget: one redefined as another kind is not.
         if (_budgets is not null && _budgets.Budgets.Any(b => b.Name == budget && b.Kind == parsed)
             && _budgets.TryGetNoiseThreshold(budget, out var noise))
         {
-            return (AsStep(parsed, noise.Relative), noise.Source);
+            return new MinimumStep(AsStep(parsed, noise.Relative), noise.Absolute, noise.Source);
+        }
+
+        if (recorded is not null)
+        {
+            return new MinimumStep(AsStep(parsed, recorded.Relative), recorded.Absolute, "run");
         }
 
         if (_budgets is not null && _budgets.KindNoise(parsed.Name) is { } byKind)
         {
-            return (AsStep(parsed, byKind), "kind");
+            return new MinimumStep(AsStep(parsed, byKind), _budgets.KindNoiseAbsolute(parsed.Name), "kind");
         }
 
-        return (AsStep(parsed, DefaultByKind.GetValueOrDefault(parsed.Name, ChangePointSettings.FallbackMinRelativeShift)), "default");
+        return new MinimumStep(AsStep(parsed, DefaultByKind.GetValueOrDefault(parsed.Name, ChangePointSettings.FallbackMinRelativeShift)), 0, "default");
     }
+
+    /// <summary>The noise threshold a run recorded with a budget's figure (results.json's <c>noise</c>, <c>noiseAbsolute</c>), or null without one.</summary>
+    public static RecordedNoise? Recorded(double? noise, double? noiseAbsolute) =>
+        noise is { } relative ? new RecordedNoise(relative, noiseAbsolute ?? 0) : null;
 
     /// <summary>A noise threshold in budgets.json's convention as a direction-free step (larger ÷ smaller − 1).</summary>
     public static double AsStep(BudgetKind kind, double noise)

@@ -22,7 +22,7 @@ internal static class BudgetPage
         var latest = series[^1];
         body.Append(Invariant($"<h1>{HtmlPage.Encode(budget)}</h1><p class=\"muted\">{HtmlPage.Encode(latest.Kind)}, {HtmlPage.Encode(latest.Unit)}; {series.Count} runs.</p>"));
         body.Append(SeriesChart.Render(series, changePoints.Select(c => c.Index).ToList()));
-        body.Append("<p class=\"muted\">Dashed red: the limit. Yellow: limit re-recorded. Purple: runtime changed. Orange: change point. Red points: runs that failed.</p>");
+        body.Append("<p class=\"muted\">Dashed red: the limit. Yellow: limit re-recorded. Purple: runtime changed. Orange: change point (at the first run of its commit). Faint grey: where the commit changes. Red points: runs that failed. The y axis spans the figures and the limit, from 0 only where its foot says 0.</p>");
 
         var failed = series.Where(p => p.Failed).ToList();
         body.Append(Invariant($"<h2>Runs that failed ({failed.Count})</h2>"));
@@ -48,12 +48,20 @@ internal static class BudgetPage
 
     private static void Table(StringBuilder body, string cssClass, IReadOnlyList<SeriesPoint> points, string? commitUrlTemplate)
     {
-        body.Append(Invariant($"<table class=\"{cssClass}\"><thead><tr><th>run</th><th>commit</th><th>branch</th><th>uploaded (UTC)</th><th>runtime</th><th>valgrind</th><th>measured</th><th>limit</th><th>verdict</th></tr></thead><tbody>"));
+        // The run's own time (when the figure was measured, from its results.json) where the upload carried it, else the
+        // upload's; the header says which, and with both in one table the upload times are marked.
+        var measuredTimes = points.Count(p => p.MeasuredUtc is not null);
+        var timeHeader = measuredTimes == points.Count ? "measured (UTC)"
+            : measuredTimes == 0 ? "uploaded (UTC)"
+            : "measured (UTC; * uploaded)";
+        body.Append(Invariant($"<table class=\"{cssClass}\"><thead><tr><th>run</th><th>commit</th><th>branch</th><th class=\"time\">{timeHeader}</th><th>runtime</th><th>valgrind</th><th>measured</th><th>limit</th><th>verdict</th></tr></thead><tbody>"));
         foreach (var p in points)
         {
             var notes = (p.LimitChanged ? " re-recorded" : "") + (p.RuntimeChanged ? " runtime-changed" : "");
+            var time = p.MeasuredUtc is { } measuredUtc ? Invariant($"{measuredUtc.UtcDateTime:yyyy-MM-dd HH:mm}")
+                : Invariant($"{p.UploadedUtc.UtcDateTime:yyyy-MM-dd HH:mm}{(measuredTimes > 0 ? "*" : "")}");
             body.Append(Invariant($"<tr class=\"run{(p.Failed ? " failed" : "")}{notes}\"><td class=\"number\">{p.RunId}</td><td>{HtmlPage.Commit(p.Commit, commitUrlTemplate)}</td>"));
-            body.Append(Invariant($"<td>{HtmlPage.Encode(p.Branch)}</td><td>{p.UploadedUtc.UtcDateTime:yyyy-MM-dd HH:mm}</td><td>{HtmlPage.Encode(p.Runtime)}</td><td>{HtmlPage.Encode(p.ValgrindVersion ?? "–")}</td>"));
+            body.Append(Invariant($"<td>{HtmlPage.Encode(p.Branch)}</td><td class=\"time\">{time}</td><td>{HtmlPage.Encode(p.Runtime)}</td><td>{HtmlPage.Encode(p.ValgrindVersion ?? "–")}</td>"));
             body.Append(Invariant($"<td class=\"number\">{HtmlPage.Number(p.Measured)}</td><td class=\"number\">{HtmlPage.Number(p.Limit)}{(p.LimitChanged ? " (re-recorded)" : "")}</td>{HtmlPage.VerdictCell(p.Verdict)}</tr>"));
         }
 

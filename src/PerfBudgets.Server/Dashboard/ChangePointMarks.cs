@@ -25,11 +25,12 @@ internal static class ChangePointMarks
         }
 
         var kind = series[^1].Kind;
-        var (minShift, _) = thresholds.For(budget, kind);
+        // The step the latest run's recorded noise gives, as the changes endpoint takes it from the branch's latest run.
+        var (minShift, minAbsolute, _) = thresholds.For(budget, kind, ShiftThresholds.Recorded(series[^1].Noise, series[^1].NoiseAbsolute));
         var measured = series.Select((point, index) => (Point: point, Index: index))
             .Where(p => p.Point.Kind == kind && p.Point.Verdict != "not-measured" && double.IsFinite(p.Point.Measured))
             .ToList();
-        return new ChangePointFinder().Find(measured.Select(p => new CommitFigure(p.Point.Commit, p.Point.Measured)).ToList(), minShift)
+        return new ChangePointFinder().Find(measured.Select(p => new CommitFigure(p.Point.Commit, p.Point.Measured)).ToList(), minShift, minAbsolute)
             .Select(change => change with { Index = measured[change.Index].Index })
             .ToList();
     }

@@ -37,6 +37,10 @@ internal static class HtmlPage
         svg.series .runtime-change { stroke: #8250df; stroke-dasharray: 4 2; }
         svg.series .change-point { stroke: #bc4c00; stroke-width: 2; }
         svg.series text { font-size: 11px; fill: #57606a; }
+        svg.series .commit-boundary { stroke: #8c959f; stroke-opacity: 0.3; stroke-dasharray: 1 3; }
+        svg.series .axis-break { fill: none; stroke: #57606a; }
+        svg.series .y-origin { font-weight: bold; }
+        svg.series .y-origin-note { font-style: italic; }
         """;
 
     /// <summary>A whole HTML document titled <paramref name="title"/> (plain text) around <paramref name="body"/> (HTML).</summary>

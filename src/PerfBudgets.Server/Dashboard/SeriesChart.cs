@@ -7,8 +7,10 @@ namespace PerfBudgets.Server.Dashboard;
 /// <summary>
 /// A budget's series over commits as inline SVG: the figure of each run (a circle per run, red where the gate failed,
 /// with its commit, figure and verdict as a tooltip), the limit as a dashed step line, and vertical marks where the
-/// limit was re-recorded, where the runtime changed and where a change point was found. Runs are spaced evenly in
-/// upload order, as commits are, not by time.
+/// limit was re-recorded, where the runtime changed and where a change point was found, and a faint separator between
+/// two runs of different commits. Runs are spaced evenly in upload order, as commits are, not by time. The y axis spans
+/// the figures and the limit with some room (<see cref="YRange"/>), not from 0: a counted budget 1% under its limit
+/// would be a flat line on an axis from 0; where it does not start at 0 its bottom label says so and the axis has a break.
 /// </summary>
 internal static class SeriesChart
 {
@@ -26,16 +28,7 @@ internal static class SeriesChart
     {
         ArgumentNullException.ThrowIfNull(series);
         ArgumentNullException.ThrowIfNull(changePoints);
-        var values = series.Select(p => p.Measured).Concat(series.Where(p => p.Limit is not null).Select(p => p.Limit!.Value))
-            .Where(double.IsFinite).ToList();
-        var low = values.Count > 0 ? Math.Min(0, values.Min()) : 0;
-        var high = values.Count > 0 ? values.Max() : 1;
-        if (high <= low)
-        {
-            high = low + 1;
-        }
-
-        high += (high - low) * 0.05;
+        var (low, high) = YRange(series);
         double X(int index) => series.Count == 1 ? Left + (Width - Left - Right) / 2 : Left + index * (Width - Left - Right) / (series.Count - 1);
         double Y(double value) => Top + (high - value) / (high - low) * (Height - Top - Bottom);
 
@@ -44,12 +37,37 @@ internal static class SeriesChart
         // Axes with the range's ends and the first and last commit.
         svg.Append(Invariant($"<line x1=\"{Left}\" y1=\"{Top}\" x2=\"{Left}\" y2=\"{Height - Bottom}\" stroke=\"#8c959f\"/>"));
         svg.Append(Invariant($"<line x1=\"{Left}\" y1=\"{Height - Bottom}\" x2=\"{Width - Right}\" y2=\"{Height - Bottom}\" stroke=\"#8c959f\"/>"));
-        svg.Append(Invariant($"<text x=\"{Left - 6}\" y=\"{Y(high) + 4:0.#}\" text-anchor=\"end\">{AxisLabel(high)}</text>"));
-        svg.Append(Invariant($"<text x=\"{Left - 6}\" y=\"{Y(low) + 4:0.#}\" text-anchor=\"end\">{AxisLabel(low)}</text>"));
+        svg.Append(Invariant($"<text class=\"y-label\" x=\"{Left - 6}\" y=\"{Y(high) + 4:0.#}\" text-anchor=\"end\">{AxisLabel(high)}</text>"));
+        svg.Append(Invariant($"<text class=\"y-label\" x=\"{Left - 6}\" y=\"{Y((low + high) / 2) + 4:0.#}\" text-anchor=\"end\">{AxisLabel((low + high) / 2)}</text>"));
+        if (low <= 0 && high >= 0)
+        {
+            // The axis holds 0 (from it, or across it for figures around it): its foot is what it says.
+            svg.Append(Invariant($"<text class=\"y-label\" x=\"{Left - 6}\" y=\"{Y(low) + 4:0.#}\" text-anchor=\"end\">{AxisLabel(low)}</text>"));
+        }
+        else
+        {
+            // Not from 0: a break in the axis just above its foot, and the foot's label says where the axis starts.
+            var foot = Height - Bottom;
+            svg.Append(Invariant($"<path class=\"axis-break\" d=\"M{Left - 5},{foot - 8}l10,-4M{Left - 5},{foot - 4}l10,-4\"/>"));
+            svg.Append(Invariant($"<text class=\"y-label y-origin\" x=\"{Left - 6}\" y=\"{Y(low) + 4:0.#}\" text-anchor=\"end\"><title>the axis starts at {AxisLabel(low)}, not at 0</title>{AxisLabel(low)}</text>"));
+            svg.Append(Invariant($"<text class=\"y-origin-note\" x=\"{Left + 4}\" y=\"{Height - Bottom - 4}\">axis from {AxisLabel(low)}, not 0</text>"));
+        }
+
         if (series.Count > 0)
         {
             svg.Append(Invariant($"<text class=\"x-label\" x=\"{X(0):0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"start\">{Short(series[0].Commit)}</text>"));
             svg.Append(Invariant($"<text class=\"x-label\" x=\"{X(series.Count - 1):0.#}\" y=\"{Height - Bottom + 16}\" text-anchor=\"end\">{Short(series[^1].Commit)}</text>"));
+        }
+
+        // Where the commit changes between two runs: a faint separator halfway between them with a tick under the axis,
+        // so that a change point "at commit X" (a mark on X's first run) reads against the commits' runs.
+        for (var i = 1; i < series.Count; i++)
+        {
+            if (!string.Equals(series[i].Commit, series[i - 1].Commit, StringComparison.Ordinal))
+            {
+                var x = (X(i - 1) + X(i)) / 2;
+                svg.Append(Invariant($"<line class=\"commit-boundary\" x1=\"{x:0.#}\" y1=\"{Top}\" x2=\"{x:0.#}\" y2=\"{Height - Bottom + 5}\"><title>{HtmlPage.Encode(series[i - 1].Commit)} to {HtmlPage.Encode(series[i].Commit)}</title></line>"));
+            }
         }
 
         for (var i = 0; i < series.Count; i++)
@@ -106,6 +124,32 @@ internal static class SeriesChart
         svg.Append("</svg>");
         return svg.ToString();
     }
+
+    /// <summary>
+    /// The y axis's range: from the lowest to the highest of the figures and the limits, widened by
+    /// <see cref="RangePadding"/> of that span on each side (by that share of the figure itself when they are all one
+    /// value, and by 1 around 0), and not below 0 for figures that never are. 0 is no anchor: a counted budget at
+    /// 272,599 under a limit of 274,159 is a flat line on an axis from 0.
+    /// </summary>
+    internal static (double Low, double High) YRange(IReadOnlyList<SeriesPoint> series)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        var values = series.Select(p => p.Measured).Concat(series.Where(p => p.Limit is not null).Select(p => p.Limit!.Value))
+            .Where(double.IsFinite).ToList();
+        if (values.Count == 0)
+        {
+            return (0, 1);
+        }
+
+        var (min, max) = (values.Min(), values.Max());
+        var pad = max > min ? (max - min) * RangePadding : Math.Abs(max) > 0 ? Math.Abs(max) * RangePadding : 1;
+        var low = min - pad;
+        // Figures that cannot go below 0 (none of them does) keep an axis that does not either.
+        return (min >= 0 && low < 0 ? 0 : low, max + pad);
+    }
+
+    /// <summary>The room above and below the figures and the limit, as a share of their span: 8%.</summary>
+    internal const double RangePadding = 0.08;
 
     /// <summary>
     /// A y axis label: from 1,000 up (or down) a whole number with thousands separators, so that its length grows

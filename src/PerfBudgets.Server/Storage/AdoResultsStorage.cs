@@ -119,7 +119,10 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
             }
 
             await using var result = Command(connection, transaction,
-                "INSERT INTO results (run_id, budget, kind, measured, limit_value, unit, verdict) VALUES (@run, @budget, @kind, @measured, @limit, @unit, @verdict)");
+                """
+                INSERT INTO results (run_id, budget, kind, measured, limit_value, unit, verdict, noise, noise_absolute, measured_utc)
+                VALUES (@run, @budget, @kind, @measured, @limit, @unit, @verdict, @noise, @noiseAbsolute, @measuredUtc)
+                """);
             Add(result, "@run", runId, DbType.Int64);
             var budget = Add(result, "@budget", "", DbType.String);
             var kind = Add(result, "@kind", "", DbType.String);
@@ -127,8 +130,14 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
             var limit = Add(result, "@limit", null, DbType.Double);
             var unit = Add(result, "@unit", "", DbType.String);
             var verdict = Add(result, "@verdict", "", DbType.String);
+            var noise = Add(result, "@noise", null, DbType.Double);
+            var noiseAbsolute = Add(result, "@noiseAbsolute", null, DbType.Double);
+            var measuredUtc = Add(result, "@measuredUtc", null, DbType.String);
             foreach (var r in run.Results)
             {
+                noise.Value = r.Noise is { } n ? n : DBNull.Value;
+                noiseAbsolute.Value = r.NoiseAbsolute is { } a ? a : DBNull.Value;
+                measuredUtc.Value = r.MeasuredUtc is { } t ? t.ToUniversalTime().ToString("O", CultureInfo.InvariantCulture) : DBNull.Value;
                 budget.Value = r.Budget;
                 kind.Value = r.Kind;
                 measured.Value = r.Measured;
@@ -193,7 +202,8 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
     {
         await using var connection = await OpenAsync(cancellationToken);
         await using var command = Command(connection, null, """
-            SELECT x.budget, x.kind, x.unit, x.measured, x.limit_value, x.verdict, r.id, r.commit_sha, r.branch, r.uploaded_utc
+            SELECT x.budget, x.kind, x.unit, x.measured, x.limit_value, x.verdict, r.id, r.commit_sha, r.branch, r.uploaded_utc,
+                   x.noise, x.noise_absolute
             FROM results x JOIN runs r ON r.id = x.run_id
             WHERE r.id = (SELECT MAX(l.id) FROM runs l JOIN projects p ON p.id = l.project_id WHERE p.name = @project AND l.branch = @branch)
             ORDER BY x.budget
@@ -206,7 +216,11 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
         {
             latest.Add(new BudgetLatest(reader.GetString(0), reader.GetString(1), reader.GetString(2), reader.GetDouble(3),
                 reader.IsDBNull(4) ? null : reader.GetDouble(4), reader.GetString(5), reader.GetInt64(6), reader.GetString(7),
-                reader.GetString(8), ParseTime(reader.GetString(9))));
+                reader.GetString(8), ParseTime(reader.GetString(9)))
+            {
+                Noise = reader.IsDBNull(10) ? null : reader.GetDouble(10),
+                NoiseAbsolute = reader.IsDBNull(11) ? null : reader.GetDouble(11),
+            });
         }
 
         return latest;
@@ -216,7 +230,8 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
     {
         await using var connection = await OpenAsync(cancellationToken);
         await using var command = Command(connection, null, """
-            SELECT r.id, r.commit_sha, r.branch, r.uploaded_utc, r.runtime, r.valgrind_version, x.kind, x.unit, x.measured, x.limit_value, x.verdict
+            SELECT r.id, r.commit_sha, r.branch, r.uploaded_utc, r.runtime, r.valgrind_version, x.kind, x.unit, x.measured, x.limit_value, x.verdict,
+                   x.noise, x.noise_absolute, x.measured_utc
             FROM results x JOIN runs r ON r.id = x.run_id JOIN projects p ON p.id = r.project_id
             WHERE p.name = @project AND x.budget = @budget AND (@branch IS NULL OR r.branch = @branch)
             ORDER BY r.id
@@ -234,7 +249,12 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
             series.Add(new SeriesPoint(reader.GetInt64(0), reader.GetString(1), reader.GetString(2), ParseTime(reader.GetString(3)), runtime,
                 reader.IsDBNull(5) ? null : reader.GetString(5), reader.GetString(6), reader.GetString(7), reader.GetDouble(8), limit,
                 reader.GetString(10), LimitChanged: previous is not null && previous.Limit != limit,
-                RuntimeChanged: previous is not null && previous.Runtime != runtime));
+                RuntimeChanged: previous is not null && previous.Runtime != runtime)
+            {
+                Noise = reader.IsDBNull(11) ? null : reader.GetDouble(11),
+                NoiseAbsolute = reader.IsDBNull(12) ? null : reader.GetDouble(12),
+                MeasuredUtc = reader.IsDBNull(13) ? null : ParseTime(reader.GetString(13)),
+            });
         }
 
         return series;

@@ -26,6 +26,12 @@ internal sealed record BudgetLatest(
     string Branch,
     DateTimeOffset UploadedUtc)
 {
+    /// <summary>The budget's relative noise threshold the run recorded with the figure (results.json's <c>noise</c>); null where it did not.</summary>
+    public double? Noise { get; init; }
+
+    /// <summary>The budget's absolute noise floor the run recorded (results.json's <c>noiseAbsolute</c>, in its unit); null where it did not.</summary>
+    public double? NoiseAbsolute { get; init; }
+
     /// <summary>True when the gate failed this budget in that run.</summary>
     public bool Failed => Verdict == "fail";
 }

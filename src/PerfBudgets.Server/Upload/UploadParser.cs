@@ -149,11 +149,34 @@ internal static class UploadParser
                 Number(Required(item, "measured", at), $"{at}.measured"),
                 limit,
                 RequiredText(item, "unit", at),
-                verdict));
+                verdict,
+                OptionalNoise(item, "noise", at),
+                OptionalNoise(item, "noiseAbsolute", at),
+                MeasuredUtc(item)));
         }
 
         return list;
     }
+
+    // The budget's noise threshold the gate records with each figure (results.json files written before it have none).
+    private static double? OptionalNoise(JsonElement item, string name, string at)
+    {
+        if (!item.TryGetProperty(name, out var value) || value.ValueKind == JsonValueKind.Null)
+        {
+            return null;
+        }
+
+        return value.ValueKind == JsonValueKind.Number && value.GetDouble() is >= 0 and var noise && double.IsFinite(noise)
+            ? noise
+            : throw Bad($"'{at}.{name}' must be a number at least 0.");
+    }
+
+    // When the figure was measured; the core's reader has already accepted the entry, so a time it cannot read is absent.
+    private static DateTimeOffset? MeasuredUtc(JsonElement item) =>
+        item.TryGetProperty("timestampUtc", out var value) && value.ValueKind == JsonValueKind.String
+        && DateTimeOffset.TryParse(value.GetString(), System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.RoundtripKind, out var time)
+            ? time
+            : null;
 
     private static double Number(JsonElement element, string field)
     {

@@ -99,25 +99,32 @@ internal static class PullRequestSummary
             ? $"The server has no run of base `{Short(baseline.Commit)}`; compared with its nearest ancestor with a run, `{Short(baseline.ComparedCommit)}`."
             : $"Compared with the run of base `{Short(baseline.Commit)}`.");
         var table = ChangeTable.Compare(baseResults, ByName(head), book);
-        var moved = table.Rows
+        // A change within the budget's absolute noise floor is not one; one from a figure near zero is ranked by its
+        // share of the limit, not by a percentage of almost nothing (ChangeSize).
+        var sized = table.Rows
             .Where(r => r.Comparison?.ChangePercent is { } c && c != 0)
-            .OrderByDescending(r => Math.Abs(r.Comparison!.ChangePercent!.Value))
-            .ThenBy(r => r.Budget, StringComparer.Ordinal)
+            .Select(r => (Row: r, Size: ChangeSize.Of(r.Base!, r.Head!, NoiseFloor(r))))
+            .ToList();
+        var withinFloor = sized.Count(s => s.Size.WithinNoiseFloor);
+        var moved = sized
+            .Where(s => !s.Size.WithinNoiseFloor)
+            .OrderByDescending(s => s.Size.Rank)
+            .ThenBy(s => s.Row.Budget, StringComparer.Ordinal)
             .ToList();
         if (moved.Count == 0)
         {
-            text.AppendLine().AppendLine("No figure changed.").AppendLine();
+            text.AppendLine().AppendLine(withinFloor == 0 ? "No figure changed." : $"No figure changed by more than its absolute noise floor ({withinFloor} within it).").AppendLine();
             return;
         }
 
         text.AppendLine().AppendLine("| Budget | Base | Head | Unit | Change | |").AppendLine("|---|---:|---:|---|---:|---|");
-        foreach (var row in moved.Take(top))
+        foreach (var (row, size) in moved.Take(top))
         {
             var worse = row.Flagged ? "**worse**"
                 : row.Comparison!.WorsePercent is { } w && BudgetKind.TryParse(row.Head!.Kind, out _) ? (w > 0 ? "worse" : "better")
                 : string.Empty;
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"| {row.Budget} | {Figures.Format(row.Base!.Measured)} | {Figures.Format(row.Head!.Measured)} | {row.Head.Unit} | {ChangeTable.Change(row.Comparison)} | {worse} |");
+                $"| {row.Budget} | {Figures.Format(row.Base!.Measured)} | {Figures.Format(row.Head!.Measured)} | {row.Head.Unit} | {(size.InUnit ? InUnit(row.Base, row.Head) : ChangeTable.Change(row.Comparison))} | {worse} |");
         }
 
         if (moved.Count > top)
@@ -125,11 +132,40 @@ internal static class PullRequestSummary
             text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"{moved.Count - top} smaller changes not shown; `perfbudgets compare` lists them all.");
         }
 
+        if (moved.Take(top).Any(m => m.Size.InUnit))
+        {
+            text.AppendLine().AppendLine(CultureInfo.InvariantCulture,
+                $"A change from a figure near 0 (under {Figures.Percent(ChangeSize.NearZeroShare * 100)} of its limit) is given in the budget's unit and ranked by its share of the limit; one of an informational figure (no limit) after the rest.");
+        }
+
+        if (withinFloor > 0)
+        {
+            text.AppendLine().AppendLine(CultureInfo.InvariantCulture,
+                $"{withinFloor} {(withinFloor == 1 ? "change" : "changes")} no larger than the budget's absolute noise floor (`noiseAbsolute`) not listed.");
+        }
+
         text.AppendLine().AppendLine(table.HasNoiseThresholds
             ? "**worse**: worse than the budget's noise threshold in budgets.json, as a run with `PERF_BASELINE` warns."
             : "Not judged against noise: give `--budgets budgets.json` to mark the changes beyond their noise threshold.");
 
         text.AppendLine();
+    }
+
+    // The budget's absolute noise floor: the budgets.json given (--budgets), else the one the head's run recorded with its
+    // figure, else the base's; 0 without any.
+    private static double NoiseFloor(ChangeRow row) =>
+        row.Noise?.Absolute ?? row.Head?.NoiseAbsolute ?? row.Base?.NoiseAbsolute ?? 0;
+
+    // A change from a figure near 0, in the budget's unit, with its share of the limit when it has one: "+0.008 (40% of the limit)".
+    private static string InUnit(BudgetResult before, BudgetResult after)
+    {
+        var change = after.Measured - before.Measured;
+        // Three significant digits below 0.1: a blocked time of 0.00036 ms/request must not read as +0.
+        var size = Math.Abs(change) < 0.1 ? Math.Abs(change).ToString("G3", CultureInfo.InvariantCulture) : Figures.Format(Math.Abs(change));
+        var signed = $"{(change >= 0 ? "+" : "-")}{size}";
+        return (after.Limit ?? before.Limit) is { } limit && limit != 0 && double.IsFinite(limit)
+            ? $"{signed} ({Figures.Percent(Math.Abs(change) / Math.Abs(limit) * 100)} of the limit)"
+            : signed;
     }
 
     private static void Counted(StringBuilder text, IReadOnlyList<BudgetResult> head, IReadOnlyDictionary<string, BudgetResult>? baseResults)

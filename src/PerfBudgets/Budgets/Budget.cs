@@ -21,7 +21,10 @@ public sealed record Budget(
     /// <summary>The budget's own noise threshold (<c>noise</c> in the file), overriding its kind's; null when it has none.</summary>
     public double? Noise { get; init; }
 
-    /// <summary>The budget's absolute noise floor (<c>noiseAbsolute</c>, in its unit): smaller changes are never flagged.</summary>
+    /// <summary>
+    /// The budget's absolute noise floor (in its unit): its own <c>noiseAbsolute</c>, else its kind's in the file's
+    /// <c>noiseAbsolute</c> object, else 0; a change no larger is never flagged.
+    /// </summary>
     public double NoiseAbsolute { get; init; }
 
     /// <summary>

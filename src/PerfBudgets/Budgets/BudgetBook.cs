@@ -13,6 +13,7 @@ namespace PerfBudgets.Budgets;
 /// {
 ///   "profiles": [ "ci", "local" ],
 ///   "noise": { "allocated-bytes-per-op": 0.02, "cpu-cost-max": 0.5 },
+///   "noiseAbsolute": { "retained-bytes-per-op-max": 4 },
 ///   "budgets": [
 ///     { "name": "Api.DelayAsync.ServerBytesPerRequest", "kind": "allocated-bytes-per-op",
 ///       "limit": 1500, "unit": "B/request", "description": "why, and how the limit was set",
@@ -24,8 +25,9 @@ namespace PerfBudgets.Budgets;
 /// }
 /// </code>
 /// A profile override replaces the limit (or value) for that profile only. <c>noise</c> (per kind, optional per budget)
-/// and <c>noiseAbsolute</c> (per budget) are the run-to-run spread a comparison with a baseline tolerates
-/// (<see cref="NoiseThreshold(string)"/>). Every error names the file and the entry.
+/// and <c>noiseAbsolute</c> (optional per kind and per budget, in the budget's unit) are the run-to-run spread a
+/// comparison with a baseline tolerates (<see cref="NoiseThreshold(string)"/>); a budget's own <c>noiseAbsolute</c>
+/// overrides its kind's, and without either it is 0. Every error names the file and the entry.
 /// </remarks>
 public sealed class BudgetBook
 {
@@ -35,10 +37,13 @@ public sealed class BudgetBook
     private readonly Dictionary<string, Budget> _budgets;
     private readonly Dictionary<string, double> _parameters;
     private readonly Dictionary<string, double> _noise;
+    private readonly Dictionary<string, double> _noiseAbsolute;
 
-    private BudgetBook(string path, string profile, Dictionary<string, Budget> budgets, Dictionary<string, double> parameters, Dictionary<string, double> noise)
+    private BudgetBook(string path, string profile, Dictionary<string, Budget> budgets, Dictionary<string, double> parameters,
+        Dictionary<string, double> noise, Dictionary<string, double> noiseAbsolute)
     {
         _noise = noise;
+        _noiseAbsolute = noiseAbsolute;
         FilePath = path;
         Profile = profile;
         _budgets = budgets;
@@ -70,6 +75,9 @@ public sealed class BudgetBook
 
     /// <summary>The file's <c>noise</c> for <paramref name="kind"/> (a kind's name), or null when it gives none.</summary>
     internal double? KindNoise(string kind) => _noise.TryGetValue(kind, out var threshold) ? threshold : null;
+
+    /// <summary>The file's <c>noiseAbsolute</c> for <paramref name="kind"/> (a kind's name), 0 when it gives none.</summary>
+    internal double KindNoiseAbsolute(string kind) => _noiseAbsolute.GetValueOrDefault(kind);
 
     /// <summary>The file the budgets were read from.</summary>
     public string FilePath { get; }
@@ -177,6 +185,8 @@ public sealed class BudgetBook
                 throw new BudgetFileException($"{sourceName}: profile '{profile}' (the profile asked for, by {HarnessEnvironment.ProfileVariable} or BudgetGateOptions.Profile) is not one of: {string.Join(", ", profiles)}.");
             }
 
+            // Read first: a budget without its own absolute floor takes its kind's.
+            var kindNoiseAbsolute = ReadNoise(root, sourceName, "noiseAbsolute");
             var budgets = new Dictionary<string, Budget>(StringComparer.Ordinal);
             foreach (var entry in ReadArray(root, "budgets", sourceName))
             {
@@ -192,7 +202,7 @@ public sealed class BudgetBook
                 var unit = RequiredString(entry, "unit", sourceName, where);
                 var description = entry.TryGetProperty("description", out var d) && d.ValueKind == JsonValueKind.String ? d.GetString()! : string.Empty;
                 var noise = OptionalNonNegative(entry, "noise", where);
-                var noiseAbsolute = OptionalNonNegative(entry, "noiseAbsolute", where) ?? 0;
+                var noiseAbsolute = OptionalNonNegative(entry, "noiseAbsolute", where) ?? kindNoiseAbsolute.GetValueOrDefault(kind.Name);
                 var budget = new Budget(name, kind, limit, unit, profile, description) { Noise = noise, NoiseAbsolute = noiseAbsolute };
                 if (kind.IsCounted)
                 {
@@ -218,7 +228,7 @@ public sealed class BudgetBook
                 }
             }
 
-            return new BudgetBook(sourceName, profile, budgets, parameters, ReadNoise(root, sourceName));
+            return new BudgetBook(sourceName, profile, budgets, parameters, ReadNoise(root, sourceName, "noise"), kindNoiseAbsolute);
         }
     }
 
@@ -308,27 +318,30 @@ public sealed class BudgetBook
         return sorted.Count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
-    private static Dictionary<string, double> ReadNoise(JsonElement root, string sourceName)
+    // The top-level map of kind to threshold: "noise" (a fraction) or "noiseAbsolute" (in the budgets' unit).
+    private static Dictionary<string, double> ReadNoise(JsonElement root, string sourceName, string property)
     {
         var noise = new Dictionary<string, double>(StringComparer.Ordinal);
-        if (!root.TryGetProperty("noise", out var section))
+        if (!root.TryGetProperty(property, out var section))
         {
             return noise;
         }
 
         if (section.ValueKind != JsonValueKind.Object)
         {
-            throw new BudgetFileException($"{sourceName}: 'noise' must be an object of budget kind to threshold (a fraction, e.g. 0.15).");
+            throw new BudgetFileException(property == "noise"
+                ? $"{sourceName}: 'noise' must be an object of budget kind to threshold (a fraction, e.g. 0.15)."
+                : $"{sourceName}: '{property}' must be an object of budget kind to floor (in the budgets' unit, e.g. 4).");
         }
 
         foreach (var entry in section.EnumerateObject())
         {
             if (!BudgetKind.TryParse(entry.Name, out _))
             {
-                throw new BudgetFileException($"{sourceName}: 'noise' names unknown kind '{entry.Name}'. Known kinds: {string.Join(", ", BudgetKind.All)}.");
+                throw new BudgetFileException($"{sourceName}: '{property}' names unknown kind '{entry.Name}'. Known kinds: {string.Join(", ", BudgetKind.All)}.");
             }
 
-            noise[entry.Name] = OptionalNonNegative(section, entry.Name, $"{sourceName}: 'noise'")!.Value;
+            noise[entry.Name] = OptionalNonNegative(section, entry.Name, $"{sourceName}: '{property}'")!.Value;
         }
 
         return noise;

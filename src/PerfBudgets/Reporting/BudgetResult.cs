@@ -42,6 +42,19 @@ public sealed record BudgetResult(
     [JsonIgnore]
     public bool IsWithinLimit => Limit is { } limit && BudgetKind.TryParse(Kind, out var kind) && kind.IsMet(Measured, limit);
 
+    /// <summary>
+    /// The budget's relative noise threshold as budgets.json gives it (<c>noise</c>: for an at-most kind the rise, for
+    /// an at-least kind the drop, that unchanged runs show), recorded with the figure so that a reader without that
+    /// budgets.json (the results server) knows it; null for an informational figure, a budget the file gives no
+    /// threshold, and every entry of a results.json written before it was recorded.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public double? Noise { get; init; }
+
+    /// <summary>The budget's absolute noise floor in its unit (budgets.json's <c>noiseAbsolute</c>, 0 for most), recorded with <see cref="Noise"/>.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public double? NoiseAbsolute { get; init; }
+
     /// <summary>The comparison with the baseline run (<c>PERF_BASELINE</c>), or null when no baseline was given.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     // Internal: the comparison's shape is the reports', not an adopter's; still written to and read from results.json.

@@ -24,7 +24,7 @@ public sealed class SeriesChartTests
 
         var svg = SeriesChart.Render(series, []);
 
-        // 274,159 + 5% headroom on top of a range from 0.
-        svg.Should().Contain(">287,867</text>").And.Contain("<text x=\"84\"");
+        // 274,159 + 8% of the span from 272,597.4 on top: the axis spans the figures and the limit, not from 0.
+        svg.Should().Contain(">274,284</text>").And.Contain("<text class=\"y-label\" x=\"84\"");
     }
 }
