@@ -3,13 +3,13 @@ using PerfBudgets.Measuring;
 using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Reporting;
 using PerfBudgets.Tests.Support;
-using PerfBudgets.Tool.Recording;
+using static PerfBudgets.Tests.Support.CountedMeasurements;
 using PerfBudgets;
 
 namespace PerfBudgets.Tests;
 
-// The counted kinds (instructions-max, syscalls-max): their budget fields, the gate's checks, what a failure names, the
-// unmeasured case, and the recorder that rewrites budgets.json.
+// The counted kinds (instructions-max, syscalls-max): their budget fields, the gate's checks, what a failure names and the
+// unmeasured case. The recorder that rewrites budgets.json is the tool's (PerfBudgets.Tool.Tests/Recording).
 public sealed class CountedBudgetTests : IDisposable
 {
     // The file's recordings name this runtime (RUNTIME in the file), so only a change of Valgrind is a change of versions.
@@ -26,24 +26,6 @@ public sealed class CountedBudgetTests : IDisposable
     {
         public void Warn(string message) => Add(message);
     }
-
-    private static InstructionMeasurement Measured(long instructionsPerRepetition, long syscallsPerRepetition, string valgrind = "3.19.0",
-        params (string Method, double PerOperation)[] methods) => Measured(instructionsPerRepetition, syscallsPerRepetition, valgrind, InstructionMeter.RuntimeVersion, methods);
-
-    private static InstructionMeasurement Measured(long instructionsPerRepetition, long syscallsPerRepetition, string valgrind, string runtime,
-        params (string Method, double PerOperation)[] methods) =>
-        new()
-        {
-            Workload = "Demo",
-            OperationsPerRepetition = 100,
-            InstructionsByRepetition = [instructionsPerRepetition + 500, instructionsPerRepetition],
-            SystemCallsByRepetition = [syscallsPerRepetition, syscallsPerRepetition + 3],
-            EstimatedCyclesByRepetition = [],
-            Methods = methods.Select(m => new MethodInstructions(m.Method, m.PerOperation)).ToList(),
-            SystemCallSites = [new MethodInstructions("send", syscallsPerRepetition / 100.0)],
-            RuntimeVersion = runtime,
-            ValgrindVersion = valgrind,
-        };
 
     [Fact]
     public void A_counted_budget_gates_the_repetition_with_the_fewest()
@@ -190,46 +172,5 @@ public sealed class CountedBudgetTests : IDisposable
         var act = () => BudgetBook.Parse("""{ "profiles": ["ci"], "budgets": [ { "name": "X", "kind": "instructions-max", "limit": 5, "unit": "instructions/op" } ] }""", "budgets.json", "ci");
 
         act.Should().Throw<BudgetFileException>().WithMessage("*needs 'recorded'*perfbudgets record*");
-    }
-
-    [Fact]
-    public void The_recorder_rewrites_the_counts_and_keeps_everything_else()
-    {
-        var original = _budgets.Text.Replace("\"profiles\": [\"ci\"],", "\"profiles\": [\"ci\"],\n  \"note\": \"kept × as it is\",", StringComparison.Ordinal);
-        var budgetsPath = _budgets.WriteBudgetFile(original);
-        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), _budgets.Store(), new BudgetGateOptions { RequireOptimizedBuild = false });
-        gate.Invoking(g => g.CheckCount("Demo.Instructions", Measured(110_000, 200, "3.19.0", ("Demo::Hot", 1100)))).Should().Throw<BudgetExceededException>();
-
-        var lines = CountedBudgetRecorder.Record(budgetsPath, [Path.Combine(_budgets.Folder, "results.json")], "10.0.99", "3.19.0");
-
-        lines.Should().Equal(
-            "Demo.Instructions: recorded 1,000 → 1,100 (+10.00%), limit 1,010 → 1,111",
-            "Demo.Syscalls: not in results.json, left as it was");
-        var book = BudgetBook.Load(budgetsPath, "ci");
-        book.Get("Demo.Instructions").Should().Match<Budget>(b => b.Recorded == 1100 && b.Limit == 1111 && b.Margin == 0.01 && b.RecordedOn!.Runtime == "10.0.99");
-        book.Get("Demo.Syscalls").Limit.Should().Be(2);
-        System.IO.File.ReadAllText(budgetsPath).Should().Contain("\"note\": \"kept × as it is\"");
-        RecordedMethodsFile.Read(Path.Combine(_budgets.Folder, RecordedMethodsFile.FileName))["Demo.Instructions"]
-            .Should().ContainSingle().Which.Should().Match<AttributionEntry>(e => e.Name == "Demo::Hot" && e.Value == 1100);
-    }
-
-    [Fact]
-    public void A_re_recording_names_the_methods_that_moved_most()
-    {
-        var budgetsPath = _budgets.WriteBudgetFile();
-        RecordedMethodsFile.Write(Path.Combine(_budgets.Folder, RecordedMethodsFile.FileName), new Dictionary<string, IReadOnlyList<AttributionEntry>>
-        {
-            ["Demo.Instructions"] = [new("Demo::Hot", 600, "instructions/op", null), new("Demo::Cold", 400, "instructions/op", null), new("Demo::Gone", 5, "instructions/op", null)],
-        });
-        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), _budgets.Store(), new BudgetGateOptions { RequireOptimizedBuild = false });
-        gate.Invoking(g => g.CheckCount("Demo.Instructions", Measured(104_000, 200, "3.19.0", ("Demo::Hot", 640), ("Demo::Cold", 399.5), ("Demo::New", 0.5))))
-            .Should().Throw<BudgetExceededException>();
-
-        var lines = CountedBudgetRecorder.Record(budgetsPath, [Path.Combine(_budgets.Folder, "results.json")], "10.0.14", "3.19.0");
-
-        lines.Should().StartWith([
-            "Demo.Instructions: recorded 1,000 → 1,040 (+4.00%), limit 1,010 → 1,050",
-            "  moved most: Demo::Hot +40 (600 → 640), Demo::Gone -5 (5 → 0)",
-        ]);
     }
 }

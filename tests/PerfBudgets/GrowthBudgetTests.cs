@@ -3,13 +3,12 @@ using PerfBudgets.Measuring;
 using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Reporting;
 using PerfBudgets.Tests.Support;
-using PerfBudgets.Tool.Recording;
 using PerfBudgets;
 
 namespace PerfBudgets.Tests;
 
-// The growth-exponent-max kind: the gate's check of an operation counted at two sizes, what a failure names, the
-// runtime check, and the recorder that re-records it like any counted budget.
+// The growth-exponent-max kind: the gate's check of an operation counted at two sizes, what a failure names and the
+// runtime check. The tool's recorder re-records it like any counted budget (PerfBudgets.Tool.Tests/Recording).
 public sealed class GrowthBudgetTests : IDisposable
 {
     private readonly TestBudgets _budgets = new("growth", edit: text => text.Replace("RUNTIME", InstructionMeter.RuntimeVersion, StringComparison.Ordinal));
@@ -113,23 +112,5 @@ public sealed class GrowthBudgetTests : IDisposable
         handEdited.Should().Throw<BudgetFileException>().WithMessage("*limit 0.05 is not recorded -0.0056 + margin 0.05 = 0.045*");
         BudgetBook.CountedLimit(BudgetKind.GrowthExponentMax, 1, 0.01).Should().Be(1.01, "a sum that is exactly on three decimals is not rounded up past it");
         BudgetBook.CountedRecording(BudgetKind.GrowthExponentMax, [1.00331, 1.00329], 0.01).Should().Be((1.0033, 1.014));
-    }
-
-    [Fact]
-    public void The_recorder_re_records_a_growth_budget_at_the_median_exponent_plus_its_margin()
-    {
-        var budgetsPath = _budgets.WriteBudgetFile();
-        var runs = new[] { 1.013, 1.011, 1.012 }.Select((exponent, i) =>
-        {
-            var store = _budgets.Store($"run{i}");
-            store.Record(new BudgetResult("Demo.Growth", "growth-exponent-max", exponent, 1.02, "exponent", BudgetVerdict.Pass, "ci", DateTimeOffset.UtcNow, MachineInfo.Current, null), RunIdentity.Of(runId: null, commit: null));
-            return Path.Combine(_budgets.Folder, $"run{i}", "results.json");
-        }).ToList();
-
-        var lines = CountedBudgetRecorder.Record(budgetsPath, runs, InstructionMeter.RuntimeVersion, "3.19.0");
-
-        lines.Should().Contain(l => l.StartsWith("Demo.Growth: recorded 0.84 → 1.012 (+20.48%), limit 0.86 → 1.032", StringComparison.Ordinal));
-        var book = BudgetBook.Load(budgetsPath, "ci");
-        (book.Get("Demo.Growth").Recorded, book.Get("Demo.Growth").Limit).Should().Be((1.012, 1.032));
     }
 }
