@@ -33,4 +33,31 @@ internal static class ProcessTree
 
         return process.WaitForExit(wait ?? ExitWait);
     }
+
+    /// <summary>
+    /// Starts <paramref name="start"/> (its standard output and error redirected), reads both to the end and waits for
+    /// it to exit within <paramref name="limit"/>; null when it overran, and then it and its children have been killed.
+    /// </summary>
+    public static async Task<(int ExitCode, string Output, string Error)?> RunAsync(ProcessStartInfo start, TimeSpan limit)
+    {
+        using var process = Process.Start(start)!;
+        using var timeout = new CancellationTokenSource(limit);
+        try
+        {
+            var output = process.StandardOutput.ReadToEndAsync(timeout.Token);
+            var error = process.StandardError.ReadToEndAsync(timeout.Token);
+            await process.WaitForExitAsync(timeout.Token);
+            return (process.ExitCode, await output, await error);
+        }
+        catch (OperationCanceledException)
+        {
+            Kill(process);
+            return null;
+        }
+        catch
+        {
+            Kill(process);
+            throw;
+        }
+    }
 }

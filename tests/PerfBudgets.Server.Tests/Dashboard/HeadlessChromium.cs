@@ -38,28 +38,11 @@ internal static class HeadlessChromium
                 start.ArgumentList.Add(argument);
             }
 
-            using var process = Process.Start(start)!;
-            using var timeout = new CancellationTokenSource(Timeout);
-            var output = process.StandardOutput.ReadToEndAsync(timeout.Token);
-            var error = process.StandardError.ReadToEndAsync(timeout.Token);
-            try
-            {
-                await process.WaitForExitAsync(timeout.Token);
-                var dom = await output;
-                return process.ExitCode == 0
-                    ? dom
-                    : throw new InvalidOperationException($"chromium exited {process.ExitCode}: {await error}");
-            }
-            catch (OperationCanceledException)
-            {
-                ProcessTree.Kill(process);
-                throw new TimeoutException($"chromium did not finish in {Timeout.TotalSeconds} s: {string.Join(' ', arguments)}");
-            }
-            catch
-            {
-                ProcessTree.Kill(process);
-                throw;
-            }
+            var run = await ProcessTree.RunAsync(start, Timeout)
+                ?? throw new TimeoutException($"chromium did not finish in {Timeout.TotalSeconds} s: {string.Join(' ', arguments)}");
+            return run.ExitCode == 0
+                ? run.Output
+                : throw new InvalidOperationException($"chromium exited {run.ExitCode}: {run.Error}");
         }
         finally
         {

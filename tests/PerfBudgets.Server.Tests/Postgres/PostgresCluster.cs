@@ -188,25 +188,13 @@ public sealed class PostgresCluster : IAsyncLifetime
             start.ArgumentList.Add(argument);
         }
 
-        using var process = Process.Start(start)!;
-        using var timeout = new CancellationTokenSource(CommandTimeout);
-        var output = process.StandardOutput.ReadToEndAsync(timeout.Token);
-        var error = process.StandardError.ReadToEndAsync(timeout.Token);
-        try
-        {
-            await process.WaitForExitAsync(timeout.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            ProcessTree.Kill(process);
-            throw new InvalidOperationException($"{program} {string.Join(' ', arguments)} did not finish in {CommandTimeout.TotalSeconds} s.");
-        }
-
-        if (process.ExitCode != 0)
+        var run = await ProcessTree.RunAsync(start, CommandTimeout)
+            ?? throw new InvalidOperationException($"{program} {string.Join(' ', arguments)} did not finish in {CommandTimeout.TotalSeconds} s.");
+        if (run.ExitCode != 0)
         {
             var log = _folder is not null && File.Exists(Path.Combine(_folder, "postgres.log")) ? await File.ReadAllTextAsync(Path.Combine(_folder, "postgres.log")) : "";
             throw new InvalidOperationException(
-                $"{program} {string.Join(' ', arguments)} exited {process.ExitCode}: {await output} {await error} {log}");
+                $"{program} {string.Join(' ', arguments)} exited {run.ExitCode}: {run.Output} {run.Error} {log}");
         }
     }
 }
