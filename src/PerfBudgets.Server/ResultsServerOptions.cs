@@ -36,7 +36,8 @@ internal sealed record ResultsServerOptions
 
     /// <summary>
     /// The project's budgets.json, read on start, whose noise thresholds set each timed budget's smallest change point
-    /// (<see cref="Changes.ShiftThresholds"/>); null leaves every budget its kind's default.
+    /// up to its kind's default (<see cref="Changes.ShiftThresholds"/>); null takes the noise each budget's latest run
+    /// recorded, else its kind's default.
     /// </summary>
     public string? BudgetsFile { get; init; }
 }

@@ -23,7 +23,7 @@ internal static class ServeCommand
         var commitUrl = new Option<string?>("--commit-url-template") { Description = "Where the dashboard links a commit, {commit} replaced by its hash, e.g. https://github.com/org/repo/commit/{commit}." };
         var addReadToken = new Option<string?>("--add-read-token") { Description = "Make a new read-only token for this project (replacing any earlier one), print it and exit." };
         var addProject = new Option<string?>("--add-project") { Description = "Create this project, print its write token and exit." };
-        var budgets = new Option<string?>("--budgets") { Description = "The project's budgets.json: its noise thresholds set the smallest change point of each timed budget (default: a table per kind)." };
+        var budgets = new Option<string?>("--budgets") { Description = "The project's budgets.json: its noise thresholds set the smallest change point of each timed budget, up to its kind's default (default: the noise each run recorded, else a table per kind)." };
         var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, budgets };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {

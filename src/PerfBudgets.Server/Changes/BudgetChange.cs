@@ -10,8 +10,8 @@ namespace PerfBudgets.Server.Changes;
 /// <param name="MedianBefore">The median of the level before.</param>
 /// <param name="MedianAfter">The median of the level from <paramref name="Commit"/> on.</param>
 /// <param name="RelativeShift">(after − before) / |before|.</param>
-/// <param name="MinShift">The smallest step that counted for this budget (larger median ÷ smaller − 1): <c>--min-shift</c>, else its noise threshold (<see cref="ShiftThresholds"/>).</param>
-/// <param name="MinShiftSource">Where <paramref name="MinShift"/> came from: <c>query</c>, <c>budget</c> or <c>kind</c> (the server's budgets.json), <c>run</c> (the noise threshold the budget's latest run recorded), <c>default</c> (<see cref="ShiftThresholds.DefaultByKind"/>).</param>
+/// <param name="MinShift">The smallest step that counted for this budget (larger median ÷ smaller − 1): <c>--min-shift</c>, else the smaller of its noise threshold and its kind's default (<see cref="ShiftThresholds"/>).</param>
+/// <param name="MinShiftSource">Where <paramref name="MinShift"/> came from: <c>query</c>, <c>budget</c> or <c>kind</c> (the server's budgets.json), <c>run</c> (the noise threshold the budget's latest run recorded), <c>default</c> (<see cref="ShiftThresholds.DefaultByKind"/>: no noise threshold, or a wider one).</param>
 /// <param name="RuntimeChanged">The run at <paramref name="Commit"/> ran on another runtime than the one before it: the shift may be the runtime's.</param>
 internal sealed record BudgetChange(
     string Budget,

@@ -17,7 +17,7 @@ internal sealed record ChangePointSettings
     /// <summary>
     /// The smallest step reported for every budget alike, measured direction-free as the larger of the two medians over
     /// the smaller − 1 (0.10: one median 10% above the other); null (the default) takes each budget's own from
-    /// <see cref="ShiftThresholds"/>: its noise threshold in the project's budgets.json, else its kind's default. One
+    /// <see cref="ShiftThresholds"/>: the smaller of its noise threshold and its kind's default. One
     /// figure for all did not fit: on the real gate runs the machine alone moved a p99's median by up to +413% and a
     /// ratio's by under 10% (docs/results-server.md, "Real gate runs").
     /// </summary>

@@ -5,15 +5,27 @@ namespace PerfBudgets.Server.Changes;
 
 /// <summary>
 /// The smallest lasting shift of a timed budget's series that <see cref="ChangePointFinder"/> reports, per budget: the
-/// budget's noise threshold from the project's <c>budgets.json</c> when the server was given it (<c>serve --budgets</c>:
-/// the budget's own <c>noise</c>, else the file's <c>noise</c> of its kind), else <see cref="DefaultByKind"/>.
+/// smaller of the budget's noise threshold (from the server's <c>budgets.json</c> when it was given one, else as the
+/// budget's latest run recorded it) and its kind's <see cref="DefaultByKind"/>; the default alone without either.
 /// </summary>
 /// <remarks>
+/// <para>
+/// Why the smaller: a noise threshold says how far one run may stray from another (worst ÷ best − 1 over unchanged
+/// runs), while a change point compares the medians of levels of at least five runs each, which move far less. The
+/// kind's default is the largest move of such a median that the machine alone made on the real runs (busy against
+/// quiet). A threshold wider than that would hide what the medians show: <c>p99-cpu-ms-per-request-max</c>'s noise of
+/// 2.0 asked for a threefold level, and a 150 µs spin in a request path, which doubled that figure from its commit
+/// on, went unmarked (docs/results-server.md, "A spin in a request path, across real uploads"). A threshold tighter than
+/// the default is the project's word that the figure is steadier than this machine's worst, and is kept.
+/// </para>
+/// <para>
 /// A noise threshold is written as <c>budgets.json</c> writes it: for an at-most kind the rise that is still noise
 /// (worst ÷ best − 1), for an at-least kind the drop (1 − worst ÷ best). The finder measures a step direction-free, as
 /// the larger median over the smaller − 1, so an at-least kind's drop <c>d</c> is <c>1 ÷ (1 − d) − 1</c> of that
 /// measure, and a drop of 1.0 (<c>Api.AsyncVsBlocking.RpsRatio</c>'s "1.0 never warns") is one no step can exceed: such
-/// a budget is never a change-point candidate (<see cref="double.PositiveInfinity"/>).
+/// a budget is never a change-point candidate (<see cref="double.PositiveInfinity"/>), whatever its kind's default.
+/// That is the way to keep a figure out of the finder, such as that ratio, whose series has two modes.
+/// </para>
 /// </remarks>
 internal sealed class ShiftThresholds
 {
@@ -64,11 +76,12 @@ internal sealed class ShiftThresholds
 
     /// <summary>
     /// The smallest step reported for <paramref name="budget"/> of kind <paramref name="kind"/>, relative (larger median
-    /// ÷ smaller − 1) and absolute (the medians' difference, in the budget's unit), and where it comes from: the server's
-    /// budgets.json where it defines the budget (<c>budget</c> or <c>kind</c>: the override), else the noise threshold
-    /// <paramref name="recorded"/> with the budget's latest run (<c>run</c>: the project's own budgets.json, whatever the
-    /// server was given), else the server's budgets.json's threshold of the kind (<c>kind</c>), else
-    /// <see cref="DefaultByKind"/> (<c>default</c>).
+    /// ÷ smaller − 1) and absolute (the medians' difference, in the budget's unit), and where it comes from. The noise
+    /// threshold is the server's budgets.json's where it defines the budget (<c>budget</c> or <c>kind</c>: the override),
+    /// else the one <paramref name="recorded"/> with the budget's latest run (<c>run</c>: the project's own budgets.json,
+    /// whatever the server was given), else the server's budgets.json's of the kind (<c>kind</c>); the relative step is
+    /// the smaller of that threshold and <see cref="DefaultByKind"/> (<c>default</c> where the default is smaller or
+    /// there is no threshold), except that a threshold no step can exceed keeps the budget out.
     /// </summary>
     public MinimumStep For(string budget, string kind, RecordedNoise? recorded)
     {
@@ -78,25 +91,35 @@ internal sealed class ShiftThresholds
             return new MinimumStep(ChangePointSettings.FallbackMinRelativeShift, 0, "default");
         }
 
+        var byDefault = new MinimumStep(AsStep(parsed, DefaultByKind.GetValueOrDefault(parsed.Name, ChangePointSettings.FallbackMinRelativeShift)), 0, "default");
+        return NoiseThreshold(budget, parsed, recorded) is { } noise ? Smaller(noise, byDefault) : byDefault;
+    }
+
+    private MinimumStep? NoiseThreshold(string budget, BudgetKind kind, RecordedNoise? recorded)
+    {
         // The file's entry counts only while it is the same budget: one redefined as another kind is not.
-        if (_budgets is not null && _budgets.Budgets.Any(b => b.Name == budget && b.Kind == parsed)
+        if (_budgets is not null && _budgets.Budgets.Any(b => b.Name == budget && b.Kind == kind)
             && _budgets.TryGetNoiseThreshold(budget, out var noise))
         {
-            return new MinimumStep(AsStep(parsed, noise.Relative), noise.Absolute, noise.Source);
+            return new MinimumStep(AsStep(kind, noise.Relative), noise.Absolute, noise.Source);
         }
 
         if (recorded is not null)
         {
-            return new MinimumStep(AsStep(parsed, recorded.Relative), recorded.Absolute, "run");
+            return new MinimumStep(AsStep(kind, recorded.Relative), recorded.Absolute, "run");
         }
 
-        if (_budgets is not null && _budgets.KindNoise(parsed.Name) is { } byKind)
-        {
-            return new MinimumStep(AsStep(parsed, byKind), _budgets.KindNoiseAbsolute(parsed.Name), "kind");
-        }
-
-        return new MinimumStep(AsStep(parsed, DefaultByKind.GetValueOrDefault(parsed.Name, ChangePointSettings.FallbackMinRelativeShift)), 0, "default");
+        return _budgets is not null && _budgets.KindNoise(kind.Name) is { } byKind
+            ? new MinimumStep(AsStep(kind, byKind), _budgets.KindNoiseAbsolute(kind.Name), "kind")
+            : null;
     }
+
+    // The default caps a noise threshold's relative step but keeps its absolute floor (a figure near zero is no change
+    // at any percentage), and never lets in a budget whose threshold keeps it out.
+    private static MinimumStep Smaller(MinimumStep noise, MinimumStep byDefault) =>
+        double.IsPositiveInfinity(noise.MinShift) || noise.MinShift <= byDefault.MinShift
+            ? noise
+            : noise with { MinShift = byDefault.MinShift, Source = byDefault.Source };
 
     /// <summary>The noise threshold a run recorded with a budget's figure (results.json's <c>noise</c>, <c>noiseAbsolute</c>), or null without one.</summary>
     public static RecordedNoise? Recorded(double? noise, double? noiseAbsolute) =>

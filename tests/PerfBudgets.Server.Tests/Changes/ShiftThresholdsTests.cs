@@ -3,7 +3,7 @@ using PerfBudgets.Server.Changes;
 
 namespace PerfBudgets.Server.Tests.Changes;
 
-/// <summary><see cref="ShiftThresholds"/>: the smallest change point of each timed budget, from budgets.json or the kind's default.</summary>
+/// <summary><see cref="ShiftThresholds"/>: the smallest change point of each timed budget, the smaller of its noise threshold (budgets.json or its run) and its kind's default.</summary>
 public sealed class ShiftThresholdsTests
 {
     private static readonly Lazy<ShiftThresholds> Repository = new(() =>
@@ -29,15 +29,29 @@ public sealed class ShiftThresholdsTests
     }
 
     [Fact]
-    public void With_the_repositorys_budgets_json_a_budgets_own_noise_wins_then_its_kinds_and_a_drop_of_100_percent_is_never_a_change()
+    public void With_the_repositorys_budgets_json_a_tighter_noise_wins_a_wider_one_is_capped_by_the_default_and_a_drop_of_100_percent_is_never_a_change()
     {
-        Repository.Value.For("Json.Endpoint.Employees9.P99Ms", "p99-ms-max").Should().Be((6.0, "budget"));
-        Repository.Value.For("Sockets.Echo.P99Ms", "p99-ms-max").Should().Be((0.4, "kind"));
+        Repository.Value.For("Sockets.Echo.P99Ms", "p99-ms-max").Should().Be((0.4, "kind"), "the kind's noise 0.4 is tighter than its default 4.2");
+        Repository.Value.For("Json.Endpoint.Employees9.P99Ms", "p99-ms-max").Should().Be((4.2, "default"),
+            "its own noise of 6.0 is how far one run strays; a level's median moved at most 4.2 on the real runs");
+        Repository.Value.For("Api.DelayAsync.P99CpuMsPerRequest", "p99-cpu-ms-per-request-max").Should().Be((0.6, "default"),
+            "the kind's noise of 2.0 asked for a threefold level and let a doubling from a request-path spin through");
         Repository.Value.For("Api.AsyncVsBlocking.RpsRatio", "ratio-min").MinShift.Should().Be(double.PositiveInfinity,
-            "its noise is 1.0: 'a drop of up to 100% is noise; 1.0 never warns'");
+            "its noise is 1.0: 'a drop of up to 100% is noise; 1.0 never warns', whatever the kind's default");
         var (notInFile, notInFileSource) = Repository.Value.For("Not.In.The.File", "efficiency-min");
-        notInFile.Should().BeApproximately(0.25, 1e-12, "budgets.json's efficiency-min noise 0.2 as a step");
+        notInFile.Should().BeApproximately(0.25, 1e-12, "budgets.json's efficiency-min noise 0.2 as a step, under the default's 0.33");
         notInFileSource.Should().Be("kind");
         Repository.Value.For("Api.DelayAsync.P99Ms", "efficiency-min").Source.Should().Be("kind", "a budget redefined as another kind is not the file's");
+    }
+
+    [Fact]
+    public void A_recorded_noise_wider_than_the_default_is_capped_but_keeps_its_absolute_floor_and_a_recorded_drop_of_100_percent_still_keeps_the_budget_out()
+    {
+        ShiftThresholds.Defaults.For("Api.DelayAsync.P99CpuMsPerRequest", "p99-cpu-ms-per-request-max", new RecordedNoise(2.0, 0.05))
+            .Should().Be(new MinimumStep(0.6, 0.05, "default"));
+        ShiftThresholds.Defaults.For("Api.DelayAsync.P99Ms", "p99-ms-max", new RecordedNoise(0.4, 0))
+            .Should().Be(new MinimumStep(0.4, 0, "run"));
+        ShiftThresholds.Defaults.For("Api.AsyncVsBlocking.RpsRatio", "ratio-min", new RecordedNoise(1.0, 0)).MinShift
+            .Should().Be(double.PositiveInfinity);
     }
 }
