@@ -113,12 +113,13 @@ internal static class ResultsEndpoints
     /// </summary>
     internal static string BudgetName(string segment) => segment.Replace("%2F", "/", StringComparison.OrdinalIgnoreCase);
 
-    // A read of an unknown project is 404. With ReadTokenRequired, a read needs the project's read-only or write token.
-    internal static async Task AuthorizeReadAsync(HttpContext context, IResultsStorage storage, string project)
+    // A read of an unknown project is 404. With ReadTokenRequired, a read needs the project's read-only or write token:
+    // as a bearer token, or (fromCookie: the dashboard's pages) as the cookie its sign-in page set.
+    internal static async Task AuthorizeReadAsync(HttpContext context, IResultsStorage storage, string project, bool fromCookie = false)
     {
         if (context.RequestServices.GetRequiredService<ResultsServerOptions>().ReadTokenRequired)
         {
-            await AuthorizeAsync(context, storage, project, reading: true);
+            await AuthorizeAsync(context, storage, project, reading: true, fromCookie);
             return;
         }
 
@@ -128,33 +129,41 @@ internal static class ResultsEndpoints
         }
     }
 
-    // 401 without a bearer token, 403 with a wrong one; an unknown project answers 403 as a wrong token does, so that
-    // a writer without a token cannot list projects. Reading takes the project's read-only token or its write token;
-    // writing only the write token.
-    private static async Task AuthorizeAsync(HttpContext context, IResultsStorage storage, string project, bool reading = false)
+    // 401 without a token, 403 with a wrong one; an unknown project answers 403 as a wrong token does, so that a writer
+    // without a token cannot list projects. Writing takes only a bearer token, never the sign-in cookie, so that another
+    // site cannot make a signed-in browser upload.
+    private static async Task AuthorizeAsync(HttpContext context, IResultsStorage storage, string project, bool reading = false, bool fromCookie = false)
     {
-        var header = context.Request.Headers.Authorization.ToString();
-        const string Scheme = "Bearer ";
-        if (!header.StartsWith(Scheme, StringComparison.OrdinalIgnoreCase) || header.Length == Scheme.Length)
+        var presented = BearerToken(context.Request) ?? (fromCookie ? Dashboard.SignInEndpoints.CookieToken(context.Request) : null);
+        if (presented is null)
         {
             context.Response.Headers.WWWAuthenticate = "Bearer";
             throw new ServerInputException(StatusCodes.Status401Unauthorized, "This needs the project's token: Authorization: Bearer TOKEN.");
         }
 
-        var presented = header[Scheme.Length..].Trim();
-        var hash = await storage.TokenHashAsync(project, context.RequestAborted);
-        if (hash is not null && ProjectToken.Matches(presented, hash))
+        if (!await IsProjectTokenAsync(storage, project, presented, reading, context.RequestAborted))
         {
-            return;
+            throw new ServerInputException(StatusCodes.Status403Forbidden,
+                reading ? $"The token is not one of project '{project}''s tokens." : $"The token is not project '{project}''s write token.");
+        }
+    }
+
+    // Reading takes the project's read-only token or its write token; writing only the write token.
+    internal static async Task<bool> IsProjectTokenAsync(IResultsStorage storage, string project, string presented, bool reading, CancellationToken cancellationToken)
+    {
+        if (await storage.TokenHashAsync(project, cancellationToken) is { } hash && ProjectToken.Matches(presented, hash))
+        {
+            return true;
         }
 
-        if (reading && await storage.ReadTokenHashAsync(project, context.RequestAborted) is { } readHash && ProjectToken.Matches(presented, readHash))
-        {
-            return;
-        }
+        return reading && await storage.ReadTokenHashAsync(project, cancellationToken) is { } readHash && ProjectToken.Matches(presented, readHash);
+    }
 
-        throw new ServerInputException(StatusCodes.Status403Forbidden,
-            reading ? $"The token is not one of project '{project}''s tokens." : $"The token is not project '{project}''s write token.");
+    private static string? BearerToken(HttpRequest request)
+    {
+        var header = request.Headers.Authorization.ToString();
+        const string Scheme = "Bearer ";
+        return header.StartsWith(Scheme, StringComparison.OrdinalIgnoreCase) && header[Scheme.Length..].Trim() is { Length: > 0 } token ? token : null;
     }
 
     // Read whole before parsing, bounded: a body without Content-Length is counted as it arrives.

@@ -53,6 +53,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         var app = builder.Build();
         ResultsEndpoints.Map(app);
         Dashboard.DashboardEndpoints.Map(app);
+        Dashboard.SignInEndpoints.Map(app);
         Changes.ChangesEndpoints.Map(app);
         return new ResultsServer(app, storage);
     }

@@ -9,7 +9,8 @@ namespace PerfBudgets.Server.Dashboard;
 /// <summary>
 /// The dashboard's pages, served by the results server beside its API: <c>GET /</c> (the projects),
 /// <c>GET /projects/{project}[?branch=main]</c> and <c>GET /projects/{project}/budgets/{budget}[?branch=main]</c>. Reading follows the API's rule (public, or the
-/// project's token with <c>--read-token-required</c>); a refusal or a miss is an HTML page with its status.
+/// project's token with <c>--read-token-required</c>, which a browser sends by <see cref="SignInEndpoints"/>); a refusal
+/// or a miss is an HTML page with its status, a refused read with a link to sign in.
 /// </summary>
 internal static class DashboardEndpoints
 {
@@ -26,13 +27,13 @@ internal static class DashboardEndpoints
 
         routes.MapGet("/projects/{project}", (HttpContext context, string project) => Page(context, async (storage, options, branch) =>
         {
-            await ResultsEndpoints.AuthorizeReadAsync(context, storage, project);
+            await ResultsEndpoints.AuthorizeReadAsync(context, storage, project, fromCookie: true);
             var budgets = await storage.GetLatestAsync(project, branch, context.RequestAborted);
             return ProjectPage.Render(project, branch, budgets, options.CommitUrlTemplate);
         }));
         routes.MapGet("/projects/{project}/budgets/{budget}", (HttpContext context, string project, string budget) => Page(context, async (storage, options, branch) =>
         {
-            await ResultsEndpoints.AuthorizeReadAsync(context, storage, project);
+            await ResultsEndpoints.AuthorizeReadAsync(context, storage, project, fromCookie: true);
             var name = ResultsEndpoints.BudgetName(budget);
             var series = await storage.GetSeriesAsync(project, name, branch, context.RequestAborted);
             return series.Count > 0
@@ -54,7 +55,12 @@ internal static class DashboardEndpoints
         }
         catch (ServerInputException e)
         {
-            return Results.Content(HtmlPage.Error(e.StatusCode, e.Message), "text/html; charset=utf-8", statusCode: e.StatusCode);
+            // A refused read of a project's page offers its sign-in (a browser has no other way to send the token).
+            var signIn = e.StatusCode is StatusCodes.Status401Unauthorized or StatusCodes.Status403Forbidden
+                && context.Request.RouteValues["project"] is string project
+                ? SignInEndpoints.Link(project, context.Request.Path + context.Request.QueryString)
+                : null;
+            return Results.Content(HtmlPage.Error(e.StatusCode, e.Message, signIn), "text/html; charset=utf-8", statusCode: e.StatusCode);
         }
     }
 }

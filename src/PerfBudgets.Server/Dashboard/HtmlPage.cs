@@ -91,11 +91,16 @@ internal static class HtmlPage
     /// <summary>A path segment of a dashboard link, escaped.</summary>
     public static string Segment(string value) => Uri.EscapeDataString(value);
 
-    /// <summary>An HTML error page for a refused or missing page.</summary>
-    public static string Error(int status, string message)
+    /// <summary>An HTML error page for a refused or missing page, with a link to <paramref name="signIn"/> when given.</summary>
+    public static string Error(int status, string message, string? signIn = null)
     {
         var body = new StringBuilder();
         body.Append(CultureInfo.InvariantCulture, $"<h1>{status}</h1><p class=\"error\">{Encode(message)}</p>");
+        if (signIn is not null)
+        {
+            body.Append(CultureInfo.InvariantCulture, $"<p><a class=\"sign-in\" href=\"{Encode(signIn)}\">Sign in with the project's token</a></p>");
+        }
+
         return Render($"{status}", body.ToString());
     }
 }
