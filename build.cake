@@ -277,16 +277,74 @@ Task("Baseline")
     FailIfAnySuiteFailed();
 });
 
-Task("Upload")
-    .Description("Sends the last run's artifacts/budgets/results.json to a results server (perfbudgets upload, docs/results-server.md) with HEAD's commit and parents and the branch checked out (--branch=NAME where HEAD is detached, as in CI): --server=URL (default http://127.0.0.1:5080, where `perfbudgets serve` listens), --project=NAME (default perfgate) and --token-file=FILE (default perfbudgets.token: the write token `perfbudgets serve --add-project NAME` printed). The dashboard is then at the server's address.")
-    .Does(() =>
+// Sends the last run's results.json to a results server with HEAD's commit and parents and the branch checked out.
+void UploadRun(string server, string project, string tokenFile)
 {
-    string Ask(string arguments) => Git(arguments) ?? throw new Exception($"git {arguments} failed: Upload needs a git checkout.");
-    RunTool(configuration, new ProcessArgumentBuilder().Append("upload").Append("--server").AppendQuoted(Argument("server", "http://127.0.0.1:5080"))
-        .Append("--project").AppendQuoted(Argument("project", "perfgate")).Append("--token-file").AppendQuoted(Argument("token-file", "perfbudgets.token"))
+    string Ask(string arguments) => Git(arguments) ?? throw new Exception($"git {arguments} failed: an upload needs a git checkout.");
+    RunTool(configuration, new ProcessArgumentBuilder().Append("upload").Append("--server").AppendQuoted(server)
+        .Append("--project").AppendQuoted(project).Append("--token-file").AppendQuoted(tokenFile)
         .Append("--commit").AppendQuoted(commit ?? Ask("rev-parse HEAD")).Append("--branch").AppendQuoted(Argument("branch", Ask("rev-parse --abbrev-ref HEAD")))
         .Append("--parents").AppendQuoted(Ask($"rev-parse {commit ?? "HEAD"}^@")).Append("--results").AppendQuoted(MakeAbsolute(budgetResults + File("results.json")).FullPath));
+}
+
+Task("Upload")
+    .Description("Sends the last run's artifacts/budgets/results.json to a results server (perfbudgets upload, docs/results-server.md) with HEAD's commit and parents and the branch checked out (--branch=NAME where HEAD is detached, as in CI): --server=URL (default http://127.0.0.1:5080, where `perfbudgets serve` listens), --project=NAME (default perfgate) and --token-file=FILE (default perfbudgets.token: the write token `perfbudgets serve --add-project NAME` printed). The dashboard is then at the server's address.")
+    .Does(() => UploadRun(Argument("server", "http://127.0.0.1:5080"), Argument("project", "perfgate"), Argument("token-file", "perfbudgets.token")));
+
+// The local results server of the Dashboard target: one SQLite file under artifacts, kept across runs.
+var dashboardFolder = artifacts + Directory("results-server");
+var dashboardUrl = Argument("server-url", "http://127.0.0.1:5080");
+
+// True when a results server answers at URL.
+bool ServerAnswers(string url)
+{
+    using var client = new System.Net.Http.HttpClient { Timeout = TimeSpan.FromSeconds(2) };
+    try { return client.GetAsync(url + "/").GetAwaiter().GetResult().IsSuccessStatusCode; }
+    catch (Exception e) when (e is System.Net.Http.HttpRequestException or TaskCanceledException) { return false; }
+}
+
+var dashboard = Task("Dashboard")
+    .Description("Runs the gate (every suite and the report) and shows the run on a local results server: `perfbudgets serve` on artifacts/results-server/results.db at --server-url=URL (default http://127.0.0.1:5080), started in the background unless one answers there and left running (its log and the command to stop it are printed), project perfgate created on first use with its write token in artifacts/results-server/perfgate.token; then uploads the run and prints the dashboard's address. Each run adds to the series; --exclusive uploads the last run without running the gate.")
+    .IsDependentOn("Build").IsDependentOn("Clean.Results")
+    .Does(() =>
+{
+    EnsureDirectoryExists(dashboardFolder);
+    var database = MakeAbsolute(dashboardFolder + File("results.db")).FullPath;
+    var tokenFile = MakeAbsolute(dashboardFolder + File("perfgate.token")).FullPath;
+    if (!ServerAnswers(dashboardUrl))
+    {
+        if (!FileExists(tokenFile))
+        {
+            var exit = StartProcess("dotnet", new ProcessSettings { Arguments = new ProcessArgumentBuilder().AppendQuoted(Program("PerfBudgets.Tool", configuration))
+                .Append("serve --database").AppendQuoted(database).Append("--add-project perfgate"), RedirectStandardOutput = true }, out var printed);
+            if (exit != 0) throw new Exception($"perfbudgets serve --add-project perfgate on {database} exited with {exit}.");
+            System.IO.File.WriteAllText(tokenFile, printed.Last().Trim() + "\n");
+        }
+
+        // In a session of its own with its output in a file, so it outlives this build and holds no terminal or pipe.
+        var log = MakeAbsolute(dashboardFolder + File("serve.log")).FullPath;
+        var info = new System.Diagnostics.ProcessStartInfo("setsid") { UseShellExecute = false };
+        foreach (var a in new[] { "sh", "-c", "exec \"$@\" >>\"$0\" 2>&1 </dev/null", log, "dotnet", Program("PerfBudgets.Tool", configuration), "serve", "--database", database, "--url", dashboardUrl })
+            info.ArgumentList.Add(a);
+        using var started = System.Diagnostics.Process.Start(info);
+        for (var deadline = DateTime.UtcNow.AddSeconds(30); !ServerAnswers(dashboardUrl); System.Threading.Thread.Sleep(200))
+        {
+            if (DateTime.UtcNow >= deadline) throw new Exception($"The results server did not answer at {dashboardUrl} within 30 s: see {log}.");
+        }
+
+        Information($"Results server on {database} at {dashboardUrl} (log: {log}; stop it with: pkill -f 'serve --database {database}').");
+    }
+    else
+    {
+        Information($"A results server already answers at {dashboardUrl}: the run goes there with {tokenFile}.");
+    }
+
+    UploadRun(dashboardUrl, "perfgate", tokenFile);
+    Information($"Dashboard: {dashboardUrl}/projects/perfgate");
+    FailIfAnySuiteFailed();
 });
+foreach (var suite in suites) dashboard.IsDependentOn("Test." + suite);
+dashboard.IsDependentOn("Report");
 
 var gate = Task("Default").IsDependentOn("Build").IsDependentOn("Clean.Results").Does(() => FailIfAnySuiteFailed());
 foreach (var suite in suites) gate.IsDependentOn("Test." + suite);
