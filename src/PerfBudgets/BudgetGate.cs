@@ -216,10 +216,9 @@ public sealed class BudgetGate
     {
         ArgumentNullException.ThrowIfNull(measurement);
         var budget = CountedBudget(budgetName);
-        var systemCalls = budget.Kind == BudgetKind.SyscallsMax;
         var measured = CountedFigure(budget, measurement);
         var detail = string.IsNullOrEmpty(describe) ? measurement.ToString() : $"{describe}; {measurement}";
-        var attribution = CountAttribution.From(measurement, systemCalls);
+        var attribution = CountAttribution.From(measurement, budget.Kind);
         if (budget.RecordedOn is { } on && on.Runtime != measurement.RuntimeVersion)
         {
             var line = $"{budget.Name}: recorded on .NET {on.Runtime}, counted on .NET {measurement.RuntimeVersion}: " +

@@ -66,6 +66,32 @@ public sealed class CountedBudgetTests : IDisposable
     }
 
     [Fact]
+    public void A_cycles_failure_names_the_methods_whose_estimated_cycles_grew_where_their_instructions_did_not()
+    {
+        // A cache regression: Demo::Hot runs the same instructions and misses more, so only its cycles grew.
+        using var budgets = new TestBudgets("counted-cycles", edit: text => text.Replace("RUNTIME", InstructionMeter.RuntimeVersion, StringComparison.Ordinal));
+        var budgetsPath = budgets.WriteBudgetFile();
+        RecordedMethodsFile.Write(Path.Combine(budgets.Folder, RecordedMethodsFile.FileName), new Dictionary<string, IReadOnlyList<AttributionEntry>>
+        {
+            ["Demo.Cycles"] = [new("Demo::Hot", 3000, "cycles/op", null), new("Demo::Cold", 2000, "cycles/op", null)],
+        });
+        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), budgets.Store(), new BudgetGateOptions { RequireOptimizedBuild = false });
+        var measured = Measured(100_000, 200, "3.19.0", ("Demo::Hot", 600), ("Demo::Cold", 400)) with
+        {
+            EstimatedCyclesByRepetition = [540_000, 520_000],
+            CycleMethods = [new MethodInstructions("Demo::Hot", 3200), new MethodInstructions("Demo::Cold", 2000)],
+        };
+
+        var act = () => gate.CheckCount("Demo.Cycles", measured);
+
+        act.Should().Throw<BudgetExceededException>().Which.Message.Should()
+            .StartWith("Demo.Cycles: 5,200 cycles/op > budget 5,050 (+3%)")
+            .And.Contain("grew since the recording (budgets.methods.json): Demo::Hot +200 cycles/op (3,000 → 3,200)")
+            .And.NotContain("Demo::Cold +").And.NotContain("instructions/op (");
+        ResultStore.ReadAll(budgets.Store().ResultsPath).Single().Attribution!.Entries.Should().OnlyContain(e => e.Unit == "cycles/op");
+    }
+
+    [Fact]
     public void Counts_on_another_runtime_fail_and_name_the_record_command()
     {
         var act = () => Gate().CheckCount("Demo.Instructions", Measured(100_000, 200, "3.19.0", "10.0.99"));

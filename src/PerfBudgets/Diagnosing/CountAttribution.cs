@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
@@ -17,23 +18,32 @@ internal static class CountAttribution
     /// <summary>The unit of a system-call breakdown.</summary>
     public const string SystemCallsUnit = "syscalls/op";
 
+    /// <summary>The unit of an estimated-cycles breakdown.</summary>
+    public const string CyclesUnit = "cycles/op";
+
     /// <summary>How many entries a recorded breakdown keeps.</summary>
     public const int Kept = 40;
 
     /// <summary>
-    /// The breakdown of <paramref name="measurement"/>: by method for instructions, by calling function (the C
-    /// library's wrappers) for system calls.
+    /// The breakdown of <paramref name="measurement"/> for a budget of <paramref name="kind"/>: by method for
+    /// instructions and for estimated cycles (where a cache regression shows: more misses, the same instructions), by
+    /// calling function (the C library's wrappers) for system calls.
     /// </summary>
-    public static Attribution From(InstructionMeasurement measurement, bool systemCalls)
+    public static Attribution From(InstructionMeasurement measurement, BudgetKind kind)
     {
         ArgumentNullException.ThrowIfNull(measurement);
-        var unit = systemCalls ? SystemCallsUnit : InstructionsUnit;
-        var list = systemCalls ? measurement.SystemCallSites : measurement.Methods;
+        ArgumentNullException.ThrowIfNull(kind);
+        var systemCalls = kind == BudgetKind.SyscallsMax;
+        var cycles = kind == BudgetKind.CyclesMax;
+        var unit = systemCalls ? SystemCallsUnit : cycles ? CyclesUnit : InstructionsUnit;
+        var list = systemCalls ? measurement.SystemCallSites : cycles ? measurement.CycleMethods : measurement.Methods;
         var whole = list.Sum(m => m.PerOperation);
         var entries = list.Take(Kept)
             .Select(m => new AttributionEntry(m.Method, Math.Round(m.PerOperation, 2), unit, whole > 0 ? m.PerOperation / whole : null))
             .ToList();
-        var what = systemCalls ? "system calls per op by caller" : "instructions per op by method (exclusive)";
+        var what = systemCalls ? "system calls per op by caller"
+            : cycles ? "estimated cycles per op by method (exclusive)"
+            : "instructions per op by method (exclusive)";
         var summary = $"{what}: " + string.Join(", ", entries.Take(5).Select(e => string.Create(CultureInfo.InvariantCulture,
             $"{e.Name} {Figures.Format(e.Value)} ({e.Share:P0})")));
         return new Attribution(summary, entries,

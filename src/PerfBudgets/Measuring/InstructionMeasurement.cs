@@ -24,7 +24,7 @@ public sealed record InstructionMeasurement
     /// <summary>System calls made in each repetition, less clock reads and thread synchronization (<see cref="InstructionMeter.IsTimingDependentSystemCall"/>).</summary>
     public required IReadOnlyList<long> SystemCallsByRepetition { get; init; }
 
-    /// <summary>Cycles estimated from Callgrind's cache simulation (L1 hits + 5 × last-level hits + 35 × memory accesses), one per repetition; empty when the cache simulation was off. Recorded, never gated.</summary>
+    /// <summary>Cycles estimated from Callgrind's cache simulation (L1 hits + 5 × last-level hits + 35 × memory accesses), one per repetition; empty when the cache simulation was off. Gated by <c>cycles-max</c> budgets.</summary>
     public required IReadOnlyList<long> EstimatedCyclesByRepetition { get; init; }
 
     /// <summary>Instructions per operation of each method (exclusive of its callees), largest first.</summary>
@@ -32,6 +32,9 @@ public sealed record InstructionMeasurement
 
     /// <summary>System calls per operation by the function that made them (the C library's wrappers), largest first.</summary>
     internal IReadOnlyList<MethodInstructions> SystemCallSites { get; init; } = [];
+
+    /// <summary>Estimated cycles per operation of each method (exclusive), largest first; empty without the cache simulation.</summary>
+    internal IReadOnlyList<MethodInstructions> CycleMethods { get; init; } = [];
 
     /// <summary>The .NET runtime that ran the workload.</summary>
     public required string RuntimeVersion { get; init; }

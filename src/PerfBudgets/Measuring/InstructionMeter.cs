@@ -229,6 +229,7 @@ public static partial class InstructionMeter
         var operations = repetitions[0].Operations;
         var fewest = repetitions[instructions.IndexOf(instructions.Min())].Parts;
         var fewestCalls = repetitions[syscalls.IndexOf(syscalls.Min())].Parts;
+        List<CallgrindProfile> fewestCycles = cycles.Count == 0 ? [] : repetitions[cycles.IndexOf(cycles.Min())].Parts;
         return new InstructionMeasurement
         {
             Workload = workload,
@@ -238,6 +239,7 @@ public static partial class InstructionMeter
             EstimatedCyclesByRepetition = cycles,
             Methods = PerMethod(fewest.SelectMany(p => p.ExclusiveInstructions), map, operations),
             SystemCallSites = PerMethod(fewestCalls.SelectMany(p => p.ExclusiveSystemCalls).Where(f => !IsTimingDependentSystemCall(f.Key)), map, operations),
+            CycleMethods = PerMethod(fewestCycles.SelectMany(p => p.ExclusiveEstimatedCycles), map, operations),
             RuntimeVersion = runtimeVersion,
             ValgrindVersion = valgrindVersion,
         };
@@ -279,14 +281,10 @@ public static partial class InstructionMeter
     // 16-way last level, 64-byte lines (the CPU Valgrind 3.19 shows the program, an Intel Haswell).
     internal static readonly string[] SimulatedCaches = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"];
 
-    // The iai-callgrind / gungraun estimate: L1 hits + 5 x last-level hits + 35 x memory accesses.
     private static long EstimatedCycles(CallgrindProfile part)
     {
-        var accesses = part.Total("Ir") + part.Total("Dr") + part.Total("Dw");
-        var ram = part.Total("ILmr") + part.Total("DLmr") + part.Total("DLmw");
-        var l1Misses = part.Total("I1mr") + part.Total("D1mr") + part.Total("D1mw");
-        var llHits = l1Misses - ram;
-        return (accesses - l1Misses) + (5 * llHits) + (35 * ram);
+        var t = CallgrindProfile.CacheEvents.Select(part.Total).ToArray();
+        return CallgrindProfile.EstimatedCycles(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8]);
     }
 
     // Code without a symbol that the perf map does not name either is precompiled (ReadyToRun) framework code or a

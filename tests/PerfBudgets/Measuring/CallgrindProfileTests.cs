@@ -35,6 +35,21 @@ public sealed class CallgrindProfileTests : IDisposable
     }
 
     [Fact]
+    public void With_the_cache_simulation_each_function_has_its_estimated_cycles_and_they_add_up_to_the_whole()
+    {
+        var profile = CallgrindProfile.Read(Path.Combine(AppContext.BaseDirectory, "TestVectors", "callgrind.out.cache-sim"));
+        var total = CallgrindProfile.EstimatedCycles(profile.Total("Ir"), profile.Total("Dr"), profile.Total("Dw"), profile.Total("I1mr"),
+            profile.Total("D1mr"), profile.Total("D1mw"), profile.Total("ILmr"), profile.Total("DLmr"), profile.Total("DLmw"));
+
+        // main: 327,685 instructions, 65,537 reads, 65,536 L1 read misses of which 65,535 missed the last level too:
+        // (327,685 + 65,537 - 65,536) + 5 x 1 + 35 x 65,535.
+        profile.ExclusiveEstimatedCycles["main"].Should().Be(2_621_416);
+        profile.ExclusiveInstructions["main"].Should().Be(327_685, "an eighth of main's cycles: the misses are what the instructions do not show");
+        profile.ExclusiveEstimatedCycles.Values.Sum().Should().Be(total);
+        CallgrindProfile.Read(Sample).ExclusiveEstimatedCycles.Should().BeEmpty("without the cache simulation's events there is no estimate");
+    }
+
+    [Fact]
     public void Clock_reads_and_thread_synchronization_are_not_counted_as_system_calls()
     {
         InstructionMeter.IsTimingDependentSystemCall("clock_gettime@@GLIBC_2.17").Should().BeTrue();
