@@ -90,6 +90,7 @@ internal sealed class CallgrindProfile
         var functionSystemCalls = new Dictionary<string, long>(StringComparer.Ordinal);
         var functionCycles = new Dictionary<string, long>(StringComparer.Ordinal);
         int[]? cacheColumns = null;
+        long[] costs = [];
         string? function = null;
         var irColumn = -1;
         var sysColumn = -1;
@@ -109,13 +110,15 @@ internal sealed class CallgrindProfile
                 }
                 else if (function is not null && irColumn >= 0)
                 {
-                    var cost = CostColumn(line, irColumn);
+                    // One pass over the line for every event it counts, into a buffer reused from line to line.
+                    ReadCosts(line, costs);
+                    var cost = costs[irColumn];
                     if (cost != 0)
                     {
                         functions[function] = functions.GetValueOrDefault(function) + cost;
                     }
 
-                    var calls = sysColumn < 0 ? 0 : CostColumn(line, sysColumn);
+                    var calls = sysColumn < 0 ? 0 : costs[sysColumn];
                     if (calls != 0)
                     {
                         functionSystemCalls[function] = functionSystemCalls.GetValueOrDefault(function) + calls;
@@ -123,8 +126,8 @@ internal sealed class CallgrindProfile
 
                     if (cacheColumns is not null)
                     {
-                        var c = cacheColumns.Select(column => CostColumn(line, column)).ToArray();
-                        var lineCycles = EstimatedCycles(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]);
+                        var c = cacheColumns;
+                        var lineCycles = EstimatedCycles(costs[c[0]], costs[c[1]], costs[c[2]], costs[c[3]], costs[c[4]], costs[c[5]], costs[c[6]], costs[c[7]], costs[c[8]]);
                         if (lineCycles != 0)
                         {
                             functionCycles[function] = functionCycles.GetValueOrDefault(function) + lineCycles;
@@ -152,6 +155,7 @@ internal sealed class CallgrindProfile
                 events = line[7..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
                 irColumn = Array.IndexOf(events, "Ir");
                 sysColumn = Array.IndexOf(events, "sysCount");
+                costs = new long[events.Length];
                 var columns = CacheEvents.Select(e => Array.IndexOf(events, e)).ToArray();
                 cacheColumns = columns.All(c => c >= 0) ? columns : null;
             }
@@ -184,21 +188,23 @@ internal sealed class CallgrindProfile
         return new CallgrindProfile(path, trigger, thread, totals, functions, functionSystemCalls, functionCycles);
     }
 
-    // The cost line is "position ev1 ev2 ...": the event at index `column` is field column + 1.
-    private static long CostColumn(string line, int column)
+    // The cost line is "position ev1 ev2 ...": the event at index k is field k + 1, and the events a line leaves off
+    // at its end are 0. Fills `costs` (one slot per event) from one pass over the line.
+    private static void ReadCosts(string line, long[] costs)
     {
+        Array.Clear(costs);
         var span = line.AsSpan();
         var field = 0;
         var start = 0;
-        for (var i = 0; i <= span.Length; i++)
+        for (var i = 0; i <= span.Length && field <= costs.Length; i++)
         {
             if (i == span.Length || span[i] == ' ')
             {
                 if (i > start)
                 {
-                    if (field == column + 1)
+                    if (field >= 1)
                     {
-                        return unchecked((long)ulong.Parse(span[start..i], CultureInfo.InvariantCulture));
+                        costs[field - 1] = unchecked((long)ulong.Parse(span[start..i], CultureInfo.InvariantCulture));
                     }
 
                     field++;
@@ -207,8 +213,6 @@ internal sealed class CallgrindProfile
                 start = i + 1;
             }
         }
-
-        return 0;
     }
 
     // "(12) name" defines id 12, "(12)" refers to it, and a plain "name" is used as it is. A "'2" suffix (a recursion
