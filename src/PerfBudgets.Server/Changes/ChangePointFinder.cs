@@ -108,9 +108,10 @@ internal sealed class ChangePointFinder
             {
                 var (before, after) = Levels(figures, boundaries, i);
                 var isLong = before.Length >= _settings.MinSegmentLength && after.Length >= _settings.MinSegmentLength;
-                var step = Step(Median(before), Median(after));
-                var falls = !isLong || step < minShift || WithinFloor(Median(before), Median(after), minAbsolute)
-                    || Significance(before, after, sigma) < _settings.MinSignificance;
+                var (medianBefore, medianAfter) = (Median(before), Median(after));
+                var step = Step(medianBefore, medianAfter);
+                var falls = !isLong || step < minShift || WithinFloor(medianBefore, medianAfter, minAbsolute)
+                    || Significance(medianBefore, medianAfter, before.Length, after.Length, sigma) < _settings.MinSignificance;
                 if (falls && (weakest < 0 || (!isLong && weakestKey.Long) || (isLong == weakestKey.Long && step < weakestKey.Step)))
                 {
                     weakest = i;
@@ -159,9 +160,13 @@ internal sealed class ChangePointFinder
             foreach (var candidate in commitStarts)
             {
                 if (Math.Abs(candidate - boundaries[i]) > _settings.MinSegmentLength
-                    || candidate - start < _settings.MinSegmentLength || end - candidate < _settings.MinSegmentLength
-                    || Step(Median(figures[start..candidate]), Median(figures[candidate..end])) < minShift
-                    || WithinFloor(Median(figures[start..candidate]), Median(figures[candidate..end]), minAbsolute))
+                    || candidate - start < _settings.MinSegmentLength || end - candidate < _settings.MinSegmentLength)
+                {
+                    continue;
+                }
+
+                var (medianBefore, medianAfter) = (Median(figures[start..candidate]), Median(figures[candidate..end]));
+                if (Step(medianBefore, medianAfter) < minShift || WithinFloor(medianBefore, medianAfter, minAbsolute))
                 {
                     continue;
                 }
@@ -231,10 +236,10 @@ internal sealed class ChangePointFinder
     // stand (1.4826 × the median absolute deviation of every run from its level's median: the standard deviation for
     // normal noise, unmoved by a few slow runs, and steadier than one short level's own); a median of n runs has a
     // standard error of 1.2533 σ / √n.
-    private static double Significance(double[] before, double[] after, double sigma)
+    private static double Significance(double medianBefore, double medianAfter, int runsBefore, int runsAfter, double sigma)
     {
-        var difference = Math.Abs(Median(after) - Median(before));
-        var error = 1.2533 * sigma * Math.Sqrt(1.0 / before.Length + 1.0 / after.Length);
+        var difference = Math.Abs(medianAfter - medianBefore);
+        var error = 1.2533 * sigma * Math.Sqrt(1.0 / runsBefore + 1.0 / runsAfter);
         return error > 0 ? difference / error : difference > 0 ? double.PositiveInfinity : 0;
     }
 
