@@ -73,6 +73,23 @@ void Run(string program, ProcessArgumentBuilder arguments, Dictionary<string, st
 void RunTool(string config, ProcessArgumentBuilder command, Dictionary<string, string> environment = null) =>
     Run("dotnet", new ProcessArgumentBuilder().AppendQuoted(Program("PerfBudgets.Tool", config)).Append(command.Render()), environment);
 
+// True when a GET of ADDRESS answers with success within 2 s.
+bool Answers(string address)
+{
+    using var client = new System.Net.Http.HttpClient { Timeout = TimeSpan.FromSeconds(2) };
+    try { return client.GetAsync(address).GetAwaiter().GetResult().IsSuccessStatusCode; }
+    catch (Exception e) when (e is System.Net.Http.HttpRequestException or TaskCanceledException) { return false; }
+}
+
+// Waits up to 30 s for ADDRESS to answer; `failure` says what did not start, and where to look.
+void WaitUntilAnswers(string address, string failure)
+{
+    for (var deadline = DateTime.UtcNow.AddSeconds(30); !Answers(address); System.Threading.Thread.Sleep(200))
+    {
+        if (DateTime.UtcNow >= deadline) throw new Exception($"{failure} within 30 s.");
+    }
+}
+
 // The system under test, built in Release, in its own process on a free loopback port (the one place a target starts
 // it); `use` gets its address and process, and the server is killed when `use` returns, however it returns.
 void WithServer(Action<string, System.Diagnostics.Process> use)
@@ -89,14 +106,7 @@ void WithServer(Action<string, System.Diagnostics.Process> use)
     server.BeginErrorReadLine();
     try
     {
-        using var client = new System.Net.Http.HttpClient();
-        for (var deadline = DateTime.UtcNow.AddSeconds(30); ; System.Threading.Thread.Sleep(200))
-        {
-            try { if (client.GetAsync(url + "/api/employees?count=9").GetAwaiter().GetResult().IsSuccessStatusCode) break; }
-            catch (System.Net.Http.HttpRequestException) when (DateTime.UtcNow < deadline) { }
-            if (DateTime.UtcNow >= deadline) throw new Exception($"{url} did not answer within 30 s.");
-        }
-
+        WaitUntilAnswers(url + "/api/employees?count=9", $"{url} did not answer");
         use(url, server);
     }
     finally
@@ -297,14 +307,6 @@ Task("Upload")
 var dashboardFolder = artifacts + Directory("results-server");
 var dashboardUrl = Argument("server-url", "http://127.0.0.1:5080");
 
-// True when a results server answers at URL.
-bool ServerAnswers(string url)
-{
-    using var client = new System.Net.Http.HttpClient { Timeout = TimeSpan.FromSeconds(2) };
-    try { return client.GetAsync(url + "/").GetAwaiter().GetResult().IsSuccessStatusCode; }
-    catch (Exception e) when (e is System.Net.Http.HttpRequestException or TaskCanceledException) { return false; }
-}
-
 var dashboard = Task("Dashboard")
     .Description("Runs the gate (every suite and the report) and shows the run on a local results server: `perfbudgets serve` on artifacts/results-server/results.db at --server-url=URL (default http://127.0.0.1:5080), started in the background unless one answers there and left running (its log and the command to stop it are printed), project perfgate created on first use with its write token in artifacts/results-server/perfgate.token; then uploads the run and prints the dashboard's address. Each run adds to the series; --exclusive uploads the last run without running the gate.")
     .IsDependentOn("Build").IsDependentOn("Clean.Results")
@@ -313,7 +315,7 @@ var dashboard = Task("Dashboard")
     EnsureDirectoryExists(dashboardFolder);
     var database = MakeAbsolute(dashboardFolder + File("results.db")).FullPath;
     var tokenFile = MakeAbsolute(dashboardFolder + File("perfgate.token")).FullPath;
-    if (!ServerAnswers(dashboardUrl))
+    if (!Answers(dashboardUrl + "/"))
     {
         if (!FileExists(tokenFile))
         {
@@ -329,10 +331,7 @@ var dashboard = Task("Dashboard")
         foreach (var a in new[] { "sh", "-c", "exec \"$@\" >>\"$0\" 2>&1 </dev/null", log, "dotnet", Program("PerfBudgets.Tool", configuration), "serve", "--database", database, "--url", dashboardUrl })
             info.ArgumentList.Add(a);
         using var started = System.Diagnostics.Process.Start(info);
-        for (var deadline = DateTime.UtcNow.AddSeconds(30); !ServerAnswers(dashboardUrl); System.Threading.Thread.Sleep(200))
-        {
-            if (DateTime.UtcNow >= deadline) throw new Exception($"The results server did not answer at {dashboardUrl} within 30 s: see {log}.");
-        }
+        WaitUntilAnswers(dashboardUrl + "/", $"The results server did not answer at {dashboardUrl} (see {log})");
 
         Information($"Results server on {database} at {dashboardUrl} (log: {log}; stop it with: pkill -f 'serve --database {database}').");
     }
