@@ -24,7 +24,7 @@ namespace PerfBudgets.Measuring;
 /// server's path, as on a server between requests.
 /// </para>
 /// </remarks>
-internal sealed class CallgrindServer : IDisposable
+public sealed class CallgrindServer : IDisposable
 {
     private readonly Valgrind _valgrind;
     private readonly DirectoryInfo _output;

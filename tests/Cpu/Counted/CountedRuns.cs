@@ -30,7 +30,7 @@ public sealed class CountedRuns : IAsyncLifetime
     private Task<(InstructionMeasurement Measurement, string Check)>? _fileCopy;
 
     /// <summary>Why nothing can be counted on this machine (no Valgrind, not Linux x86-64), or null when it can.</summary>
-    public string? UnavailableReason { get; } = Valgrind.Current.UnavailableReason;
+    public string? UnavailableReason { get; } = InstructionMeter.UnavailableReason;
 
     /// <summary>The in-process workloads' run: every workload of the host, counted in one Callgrind process.</summary>
     public Task<CallgrindRun> InProcess => _inProcess ?? throw new InvalidOperationException(UnavailableReason);
