@@ -4,7 +4,10 @@
 #   - build/package-consumer: the core alone gates an allocation and a load budget, holds no markdown-table generator
 #     and no Locust reader (PackageContentsTests), has none of the add-ons' dependencies in its output, and fails
 #     naming its budget with one extra allocation per operation (-p:ExtraAllocation=true);
-#   - the perfbudgets tool, installed from its package, reports, compares and proposes on that consumer's results;
+#     and lays the counted runtime pin out in its output (the package's buildTransitive/PerfBudgets.targets);
+#   - the perfbudgets tool, installed from its package, reports, compares and proposes on that consumer's results,
+#     and carries no web server, database driver, results server or repository machinery (docs, crosscheck);
+#   - the results server, installed from its own package (perfbudgets-server), answers --help;
 #   - build/package-addons-consumer: the add-ons diagnose a broken budget and write report.html.
 #
 #   build/test-package.sh [PACKAGES_DIR]        (the Cake target Test.Package runs it after Pack)
@@ -32,7 +35,8 @@ version_of() {
 
 version=$(version_of PerfBudgets)
 tool_version=$(version_of PerfBudgets.Tool)
-echo "PerfBudgets $version, PerfBudgets.Tool $tool_version"
+server_version=$(version_of PerfBudgets.Server)
+echo "PerfBudgets $version, PerfBudgets.Tool $tool_version, PerfBudgets.Server $server_version"
 
 # The tool's launcher looks for the runtime in DOTNET_ROOT before the default install folders.
 if [[ -z ${DOTNET_ROOT:-} ]]; then
@@ -80,6 +84,10 @@ done
 [[ ${#leaked[@]} == 0 && -n $(find "$core/bin" -name PerfBudgets.dll) ]] \
   || fail "the core consumer's output holds add-on dependencies (${leaked[*]}) or no PerfBudgets.dll"
 echo "Core consumer passes, holds no repository machinery, and its output holds none of ${addon_dependencies[*]}."
+pinned=$(find "$core/bin" -path '*/counted-runtime/shared/Microsoft.NETCore.App/*' -maxdepth 6 -type d | head -n 1)
+[[ -n $pinned && -x $(dirname "$(dirname "$(dirname "$pinned")")")/dotnet ]] \
+  || fail "the core consumer's output holds no counted runtime (counted-runtime/ with a muxer and Microsoft.NETCore.App): the package's pin did not run"
+echo "The package's pin laid the counted runtime out: ${pinned#"$core/"}."
 
 echo "perfbudgets $tool_version: dotnet tool install PerfBudgets.Tool --tool-path $core-tool"
 run_in "$core" dotnet tool install PerfBudgets.Tool --version "$tool_version" --tool-path "$core-tool" \
@@ -93,6 +101,23 @@ for arguments in "report|$results" \
   echo "perfbudgets ${words[*]}:"; cat "$log"
 done
 [[ -f $results/report.html ]] || fail "perfbudgets report wrote no $results/report.html"
+server_parts=$(find "$core-tool" -iname 'Npgsql.dll' -o -iname 'Microsoft.Data.Sqlite.dll' -o -iname 'PerfBudgets.Server.dll' -o -iname 'Perfolizer.dll')
+[[ -z $server_parts ]] || fail "the perfbudgets tool carries the results server's parts: $server_parts"
+! find "$core-tool" -name '*.runtimeconfig.json' -exec grep -l 'Microsoft.AspNetCore.App' {} + | grep -q . \
+  || fail "the perfbudgets tool runs on ASP.NET Core's shared framework"
+run_in "$core" "$core-tool/perfbudgets" --help || fail "perfbudgets --help failed"
+for command in serve docs crosscheck; do
+  ! grep -Eq "^ +$command( |$)" "$log" || fail "the perfbudgets tool still has the '$command' command"
+done
+echo "The perfbudgets tool holds no web server, database driver or results server, and no docs, crosscheck or serve command."
+
+echo "perfbudgets-server $server_version: dotnet tool install PerfBudgets.Server --tool-path $core-server"
+made+=("$core-server")
+run_in "$core" dotnet tool install PerfBudgets.Server --version "$server_version" --tool-path "$core-server" \
+  || fail "the server package did not install"
+run_in "$core" "$core-server/perfbudgets-server" --help || fail "perfbudgets-server --help failed"
+grep -q -- "--add-project" "$log" || fail "perfbudgets-server --help does not list --add-project"
+echo "perfbudgets-server installs from its own package and answers --help."
 
 echo "With one extra allocation per operation: dotnet test -p:ExtraAllocation=true"
 if run_in "$core" dotnet test -p:ExtraAllocation=true; then fail "the broken consumer passed"; fi

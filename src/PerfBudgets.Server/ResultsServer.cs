@@ -12,7 +12,7 @@ namespace PerfBudgets.Server;
 
 /// <summary>
 /// The results server: a Kestrel app over an <see cref="IResultsStorage"/> answering the API of
-/// <see cref="ResultsEndpoints"/>. <c>perfbudgets serve</c> runs it; tests start it on 127.0.0.1 port 0.
+/// <see cref="ResultsEndpoints"/>. <c>perfbudgets-server</c> runs it; tests start it on 127.0.0.1 port 0.
 /// </summary>
 internal sealed class ResultsServer : IAsyncDisposable
 {

@@ -1,6 +1,6 @@
 namespace PerfBudgets.Server;
 
-/// <summary>How <c>perfbudgets serve</c> runs.</summary>
+/// <summary>How <c>perfbudgets-server</c> runs.</summary>
 internal sealed record ResultsServerOptions
 {
     /// <summary>Address served by default: loopback only, so nothing is exposed until asked.</summary>

@@ -89,7 +89,7 @@ internal static class SignInEndpoints
         context.Response.Headers.CacheControl = "no-store";
         var body = $"""
             <h1>{HtmlPage.Encode(project)}</h1>
-            <p>This server needs the project's token to read it: its read-only token (<code>perfbudgets serve --add-read-token</code>) or its write token. It is kept in a cookie for this project's pages until the browser closes.</p>
+            <p>This server needs the project's token to read it: its read-only token (<code>perfbudgets-server --add-read-token</code>) or its write token. It is kept in a cookie for this project's pages until the browser closes.</p>
             {(error is null ? "" : $"<p class=\"error\">{HtmlPage.Encode(error)}</p>")}
             <form method="post" action="{HtmlPage.Encode(ProjectPath(project))}/sign-in">
             <input type="hidden" name="return" value="{HtmlPage.Encode(back)}">

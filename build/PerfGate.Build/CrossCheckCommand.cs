@@ -1,12 +1,12 @@
 using System.CommandLine;
 using System.Diagnostics;
 using System.Globalization;
-using PerfBudgets.Tool.CrossCheck;
+using PerfGate.Build.CrossCheck;
 
-namespace PerfBudgets.Tool;
+namespace PerfGate.Build;
 
 /// <summary>
-/// <c>perfbudgets crosscheck URL [--connections N] [--duration S] [--server-pid PID] [--wrk PATH] [--out FILE]</c>:
+/// <c>crosscheck URL --tool PerfBudgets.Tool.dll [--connections N] [--duration S] [--server-pid PID] [--wrk PATH] [--out FILE]</c>:
 /// GET URL at the same concurrency with the PerfBudgets load runner (<c>perfbudgets load</c> in a process of its own)
 /// and with wrk, one after the other, after a 3 s wrk run that warms the server, and prints the two side by side
 /// (<see cref="CrossCheckTable"/>). The Cake target Load.CrossCheck runs it against the system under test.
@@ -19,6 +19,9 @@ internal static class CrossCheckCommand
 {
     private const double WarmUpSeconds = 3;
 
+    // The longest run compared; the load command bounds its own runs to an hour as well.
+    private const int MaxDurationSeconds = 3600;
+
     public static Command Create()
     {
         var url = new Argument<string>("URL") { Description = "The endpoint both generators GET, e.g. http://127.0.0.1:5000/api/employees?count=9." };
@@ -26,21 +29,28 @@ internal static class CrossCheckCommand
         var duration = new Option<int>("--duration") { Description = "Seconds measured, for each generator.", DefaultValueFactory = _ => 10 };
         var serverPid = new Option<int?>("--server-pid") { Description = "The server's process on this machine: its CPU per request is shown." };
         var wrk = new Option<string?>("--wrk") { Description = "The wrk program (default: wrk on PATH)." };
+        var tool = new Option<string>("--tool") { Description = "The perfbudgets tool's assembly (PerfBudgets.Tool.dll), whose load command is our runner.", Required = true };
         var output = new Option<string?>("--out") { Description = "A file the table is also written to." };
         var command = new Command("crosscheck", "Runs GET URL with the PerfBudgets load runner and with wrk, one after the other, and prints both.")
         {
-            url, connections, duration, serverPid, wrk, output,
+            url, tool, connections, duration, serverPid, wrk, output,
         };
-        command.SetAction(parseResult => CommandAction.Run(() =>
+        command.SetAction(parseResult => Program.Run(() =>
         {
             var copies = parseResult.GetValue(connections);
             var seconds = parseResult.GetValue(duration);
-            if (copies is < 1 or > 10_000 || seconds is < 1 or > (int)LoadCommand.MaxDurationSeconds)
+            if (copies is < 1 or > 10_000 || seconds is < 1 or > MaxDurationSeconds)
             {
-                throw new ToolInputException($"--connections {copies} or --duration {seconds} is out of range: give 1 to 10,000 connections and 1 to {LoadCommand.MaxDurationSeconds} s.");
+                throw new BuildInputException($"--connections {copies} or --duration {seconds} is out of range: give 1 to 10,000 connections and 1 to {MaxDurationSeconds} s.");
             }
 
-            var table = Run(parseResult.GetValue(url)!, copies, seconds, parseResult.GetValue(serverPid), parseResult.GetValue(wrk) ?? OnPath("wrk"));
+            var toolPath = Path.GetFullPath(parseResult.GetValue(tool)!);
+            if (!File.Exists(toolPath))
+            {
+                throw new BuildInputException($"--tool {toolPath} does not exist: build src/PerfBudgets.Tool first.");
+            }
+
+            var table = Run(parseResult.GetValue(url)!, toolPath, copies, seconds, parseResult.GetValue(serverPid), parseResult.GetValue(wrk) ?? OnPath("wrk"));
             Console.WriteLine();
             Console.WriteLine(table);
             if (parseResult.GetValue(output) is { } file)
@@ -54,7 +64,7 @@ internal static class CrossCheckCommand
         return command;
     }
 
-    private static string Run(string url, int copies, int seconds, int? serverPid, string wrk)
+    private static string Run(string url, string tool, int copies, int seconds, int? serverPid, string wrk)
     {
         using var server = serverPid is { } pid ? Process.GetProcessById(pid) : null;
         double ServerCpuSeconds()
@@ -73,7 +83,7 @@ internal static class CrossCheckCommand
 
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Our runner: {copies} copies (closed model), {WarmUpSeconds} s warm-up + {seconds} s, {url}"));
             var serverBefore = ServerCpuSeconds();
-            var ours = TimedProcess.Run(SelfProgram(), [.. SelfArguments(), "load", url, "--connections", $"{copies}", "--warmup", string.Create(CultureInfo.InvariantCulture, $"{WarmUpSeconds}"), "--duration", $"{seconds}"]);
+            var ours = TimedProcess.Run("dotnet", [tool, "load", url, "--connections", $"{copies}", "--warmup", string.Create(CultureInfo.InvariantCulture, $"{WarmUpSeconds}"), "--duration", $"{seconds}"]);
             var oursCpu = new CrossCheckTable.Cpu(ours.CpuSeconds, ServerCpuSeconds() - serverBefore);
 
             Console.WriteLine($"wrk: 2 threads, {copies} connections, {seconds} s, --latency");
@@ -90,14 +100,8 @@ internal static class CrossCheckCommand
         }
     }
 
-    // This tool again, as it was started: its apphost, or the dotnet host with the tool's assembly.
-    private static string SelfProgram() => Environment.ProcessPath ?? "dotnet";
-
-    private static string[] SelfArguments() =>
-        Path.GetFileNameWithoutExtension(Environment.ProcessPath) == "dotnet" ? [typeof(CrossCheckCommand).Assembly.Location] : [];
-
     private static string OnPath(string name) =>
         (Environment.GetEnvironmentVariable("PATH") ?? string.Empty).Split(Path.PathSeparator)
             .Select(folder => Path.Combine(folder, name)).FirstOrDefault(File.Exists)
-        ?? throw new ToolInputException($"crosscheck needs {name}, the independent load generator, and it is not on PATH. Install it: `sudo apt-get install wrk` (Debian/Ubuntu), `brew install wrk` (macOS); then run the cross-check again.");
+        ?? throw new BuildInputException($"crosscheck needs {name}, the independent load generator, and it is not on PATH. Install it: `sudo apt-get install wrk` (Debian/Ubuntu), `brew install wrk` (macOS); then run the cross-check again.");
 }

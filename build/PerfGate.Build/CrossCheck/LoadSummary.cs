@@ -1,6 +1,6 @@
 using System.Globalization;
 
-namespace PerfBudgets.Tool.CrossCheck;
+namespace PerfGate.Build.CrossCheck;
 
 /// <summary>What <c>perfbudgets load</c> measured: its machine-readable line <c>load rps=… p50=… p99=… failed=…</c>.</summary>
 /// <param name="RequestsPerSecond">Requests a second over the measured window.</param>
@@ -16,7 +16,7 @@ internal sealed record LoadSummary(double RequestsPerSecond, double P50Ms, doubl
     {
         ArgumentNullException.ThrowIfNull(output);
         var line = output.SingleOrDefault(l => l.StartsWith(Prefix, StringComparison.Ordinal))
-            ?? throw new ToolInputException("perfbudgets load printed no 'load rps=' line.");
+            ?? throw new BuildInputException("perfbudgets load printed no 'load rps=' line.");
         var values = line["load ".Length..].Split(' ').Select(kv => kv.Split('='))
             .ToDictionary(kv => kv[0], kv => double.Parse(kv[1], CultureInfo.InvariantCulture), StringComparer.Ordinal);
         return new LoadSummary(values["rps"], values["p50"], values["p99"], (long)values["failed"]);

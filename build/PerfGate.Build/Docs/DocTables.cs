@@ -6,7 +6,7 @@ using PerfBudgets.Budgets;
 using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Reporting;
 
-namespace PerfBudgets.Tool.Docs;
+namespace PerfGate.Build.Docs;
 
 /// <summary>
 /// Fills the measured tables of markdown files from a run's <c>results.json</c> (and <c>history.jsonl</c> beside it),
@@ -59,7 +59,7 @@ namespace PerfBudgets.Tool.Docs;
 internal partial class DocTables
 {
     /// <summary>The command the generated line names by default: the package's own (a repository that runs it from its build script names that instead).</summary>
-    public const string DefaultGeneratedBy = "perfbudgets docs";
+    public const string DefaultGeneratedBy = "dotnet cake --target=Docs";
 
     /// <summary>The columns a budget table may ask for.</summary>
     public static IReadOnlyList<string> BudgetColumns { get; } =
@@ -312,7 +312,7 @@ internal partial class DocTables
             "runs" => row.History.Count.ToString(CultureInfo.InvariantCulture),
             "failed" => row.History.Count(h => h.Verdict is BudgetVerdict.Fail).ToString(CultureInfo.InvariantCulture),
             "min" => HistoryFigure(row, v => v.Min()),
-            "median" => HistoryFigure(row, BudgetBook.Median),
+            "median" => HistoryFigure(row, Median),
             "max" => HistoryFigure(row, v => v.Max()),
             "spread" => Spread(row),
             _ => throw new InvalidOperationException($"column '{column}' is validated before rendering"),
@@ -339,6 +339,13 @@ internal partial class DocTables
 
         var fraction = d == BudgetDirection.AtMost ? (l - measured) / Math.Abs(l) : (measured - l) / Math.Abs(l);
         return Figures.Percent(fraction * 100);
+    }
+
+    // The middle value, or the mean of the two middle ones.
+    private static double Median(List<double> values)
+    {
+        var sorted = values.Order().ToArray();
+        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
     }
 
     private static string HistoryFigure(Row row, Func<List<double>, double> figure)

@@ -2,7 +2,7 @@ using System.Globalization;
 using PerfBudgets.Reporting;
 using PerfBudgets.Tool.Formats;
 
-namespace PerfBudgets.Tool.Docs;
+namespace PerfGate.Build.Docs;
 
 // The data tables: a CSV file kept beside the documents (a one-off measurement no run records), rendered as markdown;
 // "join OTHER.csv COLUMN..." adds columns of a second file to each row, matched on the first column of each.

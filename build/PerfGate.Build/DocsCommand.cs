@@ -1,10 +1,10 @@
 using System.CommandLine;
-using PerfBudgets.Tool.Docs;
+using PerfGate.Build.Docs;
 
-namespace PerfBudgets.Tool;
+namespace PerfGate.Build;
 
 /// <summary>
-/// <c>perfbudgets docs [RESULTS_DIR] [DOCS_DIR]</c>: fills the table markers of the markdown files under DOCS_DIR from
+/// <c>docs [RESULTS_DIR] [DOCS_DIR]</c> (this repository's tool, build/PerfGate.Build): fills the table markers of the markdown files under DOCS_DIR from
 /// RESULTS_DIR/results.json and the history beside it (<see cref="DocTables"/>); the Cake target Docs runs it.
 /// </summary>
 internal static class DocsCommand
@@ -32,7 +32,7 @@ internal static class DocsCommand
             DefaultValueFactory = _ => DocTables.DefaultGeneratedBy,
         };
         var command = new Command("docs", "Fills the generated tables of DOCS_DIR/*.md (and any --file) from RESULTS_DIR/results.json and history.jsonl.") { results, docs, files, generatedBy };
-        command.SetAction(parseResult => CommandAction.Run(() =>
+        command.SetAction(parseResult => Program.Run(() =>
         {
             var resultsDirectory = Path.GetFullPath(parseResult.GetValue(results)!);
             var docsDirectory = Path.GetFullPath(parseResult.GetValue(docs)!);

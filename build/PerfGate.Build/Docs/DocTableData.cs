@@ -2,7 +2,7 @@ using System.Text.Json;
 using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Reporting;
 
-namespace PerfBudgets.Tool.Docs;
+namespace PerfGate.Build.Docs;
 
 /// <summary>What <see cref="DocTables"/> fills tables from: one run's results and, when it exists, the history beside them.</summary>
 internal sealed class DocTableData

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 
-namespace PerfBudgets.Tool.CrossCheck;
+namespace PerfGate.Build.CrossCheck;
 
 /// <summary>
 /// What wrk measured, as the Lua <c>done()</c> hook of <see cref="DoneScript"/> prints it: one JSON line, so nothing
@@ -32,7 +32,7 @@ internal sealed record WrkSummary(long Requests, double DurationMicroseconds, do
     {
         ArgumentNullException.ThrowIfNull(output);
         var line = output.Select(l => l.Trim()).LastOrDefault(l => l.StartsWith("{\"requests\":", StringComparison.Ordinal))
-            ?? throw new ToolInputException("wrk printed no summary: was it run with the crosscheck script (-s)?");
+            ?? throw new BuildInputException("wrk printed no summary: was it run with the crosscheck script (-s)?");
         using var json = JsonDocument.Parse(line);
         var root = json.RootElement;
         long Count(string name) => root.GetProperty(name).GetInt64();

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 
-namespace PerfBudgets.Tool.CrossCheck;
+namespace PerfGate.Build.CrossCheck;
 
 /// <summary>
 /// Runs a program under bash's <c>time</c> and returns its output with the CPU seconds (user + system) it used, its
@@ -29,7 +29,7 @@ internal static class TimedProcess
         process.WaitForExit();
         if (process.ExitCode != 0)
         {
-            throw new ToolInputException($"{program} {string.Join(' ', arguments)} exited with {process.ExitCode}.");
+            throw new BuildInputException($"{program} {string.Join(' ', arguments)} exited with {process.ExitCode}.");
         }
 
         lock (output)

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 
-namespace PerfBudgets.Tool.CrossCheck;
+namespace PerfGate.Build.CrossCheck;
 
 /// <summary>
 /// The cross-check's markdown table: the same endpoint at the same concurrency with the PerfBudgets load runner and

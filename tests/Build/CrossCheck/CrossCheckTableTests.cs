@@ -1,7 +1,7 @@
-using PerfBudgets.Tool;
-using PerfBudgets.Tool.CrossCheck;
+using PerfGate.Build;
+using PerfGate.Build.CrossCheck;
 
-namespace PerfBudgets.Tool.Tests.CrossCheck;
+namespace PerfGate.Build.Tests.CrossCheck;
 
 // The cross-check reads each generator's machine-readable summary (wrk's from the Lua done() hook) and renders the
 // table; covered here without wrk or a server.
@@ -42,8 +42,8 @@ public sealed class CrossCheckTableTests
         var wrk = () => WrkSummary.Parse(["Requests/sec:  12000.00"]);
         var load = () => LoadSummary.Parse(["GET http://x/: 16 copies"]);
 
-        wrk.Should().Throw<ToolInputException>().WithMessage("*crosscheck script*");
-        load.Should().Throw<ToolInputException>().WithMessage("*load rps=*");
+        wrk.Should().Throw<BuildInputException>().WithMessage("*crosscheck script*");
+        load.Should().Throw<BuildInputException>().WithMessage("*load rps=*");
     }
 
     [Fact]

@@ -1,11 +1,10 @@
 using System.CommandLine;
-using PerfBudgets.Server;
 using PerfBudgets.Server.Tokens;
 
-namespace PerfBudgets.Tool;
+namespace PerfBudgets.Server.Cli;
 
 /// <summary>
-/// <c>perfbudgets serve [--database FILE | --postgres "Host=…"] [--url URL]</c>: the results server and its dashboard,
+/// <c>perfbudgets-server [--database FILE | --postgres "Host=…"] [--url URL]</c>: the results server and its dashboard,
 /// SQLite in the current folder on <c>http://127.0.0.1:5080</c> by default, PostgreSQL with a connection string.
 /// <c>--add-project NAME</c> creates a project, prints its write token once (the server keeps only its hash) and exits;
 /// <c>--add-read-token NAME</c> does the same for a read-only token, which a server started with
@@ -13,7 +12,7 @@ namespace PerfBudgets.Tool;
 /// </summary>
 internal static class ServeCommand
 {
-    public static Command Create()
+    public static RootCommand Create()
     {
         var database = new Option<string>("--database") { Description = "The SQLite file (created and migrated on start); a PostgreSQL connection string (Host=...) is taken as --postgres.", DefaultValueFactory = _ => "perfbudgets.db" };
         var postgres = new Option<string?>("--postgres") { Description = "A PostgreSQL connection string, e.g. \"Host=db;Database=perfbudgets;Username=perf;Password=...\" (migrated on start)." };
@@ -24,8 +23,8 @@ internal static class ServeCommand
         var addReadToken = new Option<string?>("--add-read-token") { Description = "Make a new read-only token for this project (replacing any earlier one), print it and exit." };
         var addProject = new Option<string?>("--add-project") { Description = "Create this project, print its write token and exit." };
         var budgets = new Option<string?>("--budgets") { Description = "The project's budgets.json: its noise thresholds set the smallest change point of each timed budget, up to its kind's default (default: the noise each run recorded, else a table per kind)." };
-        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, budgets };
-        command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
+        var command = new RootCommand("perfbudgets-server: the results server of PerfBudgets runs, uploaded from CI, kept in a database, served back as the baseline of any commit, with its dashboard.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, budgets };
+        command.SetAction((parseResult, cancellationToken) => RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
             var connectionString = parseResult.GetValue(postgres) ?? (LooksLikeConnectionString(file) ? file : null);
@@ -34,11 +33,11 @@ internal static class ServeCommand
                 DatabasePath = file,
                 PostgresConnectionString = connectionString,
                 Url = parseResult.GetValue(url)!,
-                MaxUploadBytes = parseResult.GetValue(maxUpload) is > 0 and var max ? max : throw new ToolInputException("--max-upload-bytes must be positive."),
+                MaxUploadBytes = parseResult.GetValue(maxUpload) is > 0 and var max ? max : throw new ServerInputException(400, "--max-upload-bytes must be positive."),
                 ReadTokenRequired = parseResult.GetValue(readTokenRequired),
                 CommitUrlTemplate = parseResult.GetValue(commitUrl),
                 BudgetsFile = parseResult.GetValue(budgets) is { } path
-                    ? File.Exists(path) ? path : throw new ToolInputException($"--budgets '{Path.GetFullPath(path)}' does not exist.")
+                    ? File.Exists(path) ? path : throw new ServerInputException(400, $"--budgets '{Path.GetFullPath(path)}' does not exist.")
                     : null,
             };
             await using var server = ResultsServer.Create(options);
@@ -60,11 +59,26 @@ internal static class ServeCommand
 
             // The connection string may hold a password: only its host and database are printed.
             var where = connectionString is null ? Path.GetFullPath(options.DatabasePath) : PostgresWhere(connectionString);
-            Console.Error.WriteLine($"perfbudgets serve: {where} on {options.Url} (dashboard: {options.Url}/)");
+            Console.Error.WriteLine($"perfbudgets-server: {where} on {options.Url} (dashboard: {options.Url}/)");
             await server.RunAsync();
             return 0;
         }));
         return command;
+    }
+
+    // Bad input (an option out of range, a missing file, a project that exists) is one line on standard error and exit
+    // code 1, never a stack trace; anything else is a bug and propagates.
+    private static async Task<int> RunAsync(Func<Task<int>> work)
+    {
+        try
+        {
+            return await work();
+        }
+        catch (Exception e) when (e is ServerInputException or IOException or UnauthorizedAccessException or ArgumentException)
+        {
+            await Console.Error.WriteLineAsync(e.Message.ReplaceLineEndings(" "));
+            return 1;
+        }
     }
 
     private static string PostgresWhere(string connectionString)

@@ -1,6 +1,6 @@
 using PerfBudgets.Budgets;
 
-namespace PerfBudgets.Tool.Docs;
+namespace PerfGate.Build.Docs;
 
 /// <summary>
 /// A table marker in a markdown file that <see cref="DocTables"/> cannot fill: malformed, unclosed, naming an unknown
