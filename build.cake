@@ -153,6 +153,10 @@ Task("Clean.Results")
     DeleteDirectories(GetDirectories($"{budgetResults}/*"), new DeleteDirectorySettings { Recursive = true, Force = true });
 });
 
+Task("Setup")
+    .Description("Installs the Debian packages the suites need when they are missing (build/setup.sh: Valgrind, PostgreSQL, chromium; as root or with passwordless sudo), or names each missing one with how to get it and stops before anything runs. The first step of Default.")
+    .Does(() => Run("bash", new ProcessArgumentBuilder().AppendQuoted(MakeAbsolute(File("./build/setup.sh")).FullPath)));
+
 Task("Build").Does(() => DotNetBuild(solution, new DotNetBuildSettings { Configuration = configuration }));
 
 // Test.PerfBudgets, Test.Build, Test.Correctness, Test.Alloc, Test.Cpu, Test.Load: one suite each, in this order, each
@@ -353,7 +357,7 @@ var dashboard = Task("Dashboard")
 foreach (var suite in suites) dashboard.IsDependentOn("Test." + suite);
 dashboard.IsDependentOn("Report");
 
-var gate = Task("Default").IsDependentOn("Build").IsDependentOn("Clean.Results").Does(() => FailIfAnySuiteFailed());
+var gate = Task("Default").IsDependentOn("Setup").IsDependentOn("Build").IsDependentOn("Clean.Results").Does(() => FailIfAnySuiteFailed());
 foreach (var suite in suites) gate.IsDependentOn("Test." + suite);
 gate.IsDependentOn("Report").IsDependentOn("Test.Package");
 
