@@ -8,7 +8,10 @@
 #   - the perfbudgets tool, installed from its package, reports, compares and proposes on that consumer's results,
 #     and carries no web server, database driver, results server or repository machinery (docs, crosscheck);
 #   - the results server, installed from its own package (perfbudgets-server), answers --help;
-#   - build/package-addons-consumer: the add-ons diagnose a broken budget and write report.html.
+#   - build/package-addons-consumer: the add-ons diagnose a broken budget and write report.html;
+#   - samples/: a small library and a small ASP.NET Core service gate themselves with a budget of every kind the
+#     packages offer (the package READMEs' snippets are their code), pass unchanged, and each deliberate break
+#     (-p:SampleBreak=NAME) fails the budget it must, by name.
 #
 #   build/test-package.sh [PACKAGES_DIR]        (the Cake target Test.Package runs it after Pack)
 #
@@ -51,7 +54,7 @@ trap 'rm -rf "${made[@]}"' EXIT
 consumer() {
   local folder
   folder=$(mktemp -d "${TMPDIR:-/tmp}/perfbudgets-consumer-XXXXXXXX")
-  cp "$here/$1"/* "$folder"/
+  cp -r "$here/$1"/. "$folder"/
   cat > "$folder/nuget.config" <<XML
 <?xml version="1.0" encoding="utf-8"?>
 <configuration>
@@ -129,3 +132,33 @@ addons=$(consumer package-addons-consumer); made+=("$addons" "$addons-packages")
 echo "Add-ons consumer at $addons: dotnet test"
 run_in "$addons" dotnet test || fail "the consumer of the add-on packages failed against them"
 echo "Add-ons consumer passes: a broken CPU budget names its hot method (PerfBudgets.Diagnostics) and report.html is written (PerfBudgets.Reporting.Html)."
+
+samples=$(consumer ../samples); made+=("$samples" "$samples-packages")
+echo "Samples at $samples: dotnet test Samples.slnx"
+run_in "$samples" dotnet test Samples.slnx || fail "the samples failed against the packages"
+grep -E "^(Passed|Failed)!" "$log" || true
+# Each break, the budget it must fail by name (the test project it is in, a filter for its tests), and for some what
+# the failure must name besides: the method that allocates, the methods whose counts grew.
+breaks=(
+  "Allocation|Text.Add.BytesPerOp|TextStats.Tests|WordCounterBudgetTests|allocated in: TextStats.WordCounter.Add"
+  "Retained|Text.Add.RetainedBytesPerOp|TextStats.Tests|WordCounterBudgetTests"
+  "Instructions|Text.Add.Instructions|TextStats.Tests|CountedBudgetTests|WordCounter"
+  "Syscalls|Text.AddFile.Syscalls|TextStats.Tests|CountedBudgetTests"
+  "Growth|Text.Add.Growth|TextStats.Tests|CountedBudgetTests"
+  "Server_Allocation|Greeting.Endpoint.ServerBytesPerRequest|GreetingService.Tests|Server_bytes"
+  "Server_Instructions|Greeting.Endpoint.ServerInstructions|GreetingService.Tests|Server_instructions"
+  "Blocking|Greeting.Endpoint.BlockedMsPerRequest|GreetingService.Tests|blocking"
+)
+for entry in "${breaks[@]}"; do
+  IFS='|' read -r name budget project filter names <<<"$entry"
+  if run_in "$samples" dotnet test "$project" -p:SampleBreak="$name" --filter "FullyQualifiedName~$filter"; then
+    fail "the samples passed with the break $name"
+  fi
+  line=$(grep -m1 -E "^ *PerfBudgets.Budgets.BudgetExceededException : $budget:|^ *$budget:" "$log") \
+    || fail "the break $name did not fail naming $budget"
+  echo "Break $name fails $budget: ${line#*Exception : }"
+  if [[ -n $names ]]; then
+    named=$(grep -m1 -F -- "$names" "$log") || fail "the break $name failed $budget without naming $names"
+    echo "  and names it: $(sed -E 's/^ +//' <<<"$named" | cut -c1-200)"
+  fi
+done
