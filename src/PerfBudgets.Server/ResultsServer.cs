@@ -46,9 +46,9 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.WebHost.ConfigureKestrel(kestrel => kestrel.Limits.MaxRequestBodySize = options.MaxUploadBytes);
         builder.Services.AddSingleton<IResultsStorage>(storage);
         builder.Services.AddSingleton(options);
-        builder.Services.AddSingleton(options.BudgetsFile is { } budgets
-            ? new Changes.ShiftThresholds(PerfBudgets.Budgets.BudgetBook.Load(budgets, PerfBudgets.Budgets.HarnessEnvironment.Profile))
-            : Changes.ShiftThresholds.Defaults);
+        builder.Services.AddSingleton(new Changes.ShiftThresholds(
+            options.BudgetsFile is { } budgets ? PerfBudgets.Budgets.BudgetBook.Load(budgets, PerfBudgets.Budgets.HarnessEnvironment.Profile) : null,
+            options.ShiftDefaults));
         builder.Services.AddProblemDetails();
         var app = builder.Build();
         ResultsEndpoints.Map(app);

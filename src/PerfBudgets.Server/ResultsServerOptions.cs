@@ -40,4 +40,13 @@ internal sealed record ResultsServerOptions
     /// recorded, else its kind's default.
     /// </summary>
     public string? BudgetsFile { get; init; }
+
+    /// <summary>
+    /// The smallest change point per timed kind (kind name → larger median ÷ smaller − 1, in budgets.json's convention)
+    /// where the server's own defaults do not fit the team's machines; a kind not named keeps its default. The defaults
+    /// (<see cref="Changes.ShiftThresholds.DefaultByKind"/>) are the largest moves of a median that a shared 2-core CI
+    /// machine alone made between quiet and busy runs: a steadier fleet can ask for smaller steps, a noisier one for
+    /// larger. Null: the defaults.
+    /// </summary>
+    public IReadOnlyDictionary<string, double>? ShiftDefaults { get; init; }
 }

@@ -23,7 +23,12 @@ internal static class ServeCommand
         var addReadToken = new Option<string?>("--add-read-token") { Description = "Make a new read-only token for this project (replacing any earlier one), print it and exit." };
         var addProject = new Option<string?>("--add-project") { Description = "Create this project, print its write token and exit." };
         var budgets = new Option<string?>("--budgets") { Description = "The project's budgets.json: its noise thresholds set the smallest change point of each timed budget, up to its kind's default (default: the noise each run recorded, else a table per kind)." };
-        var command = new RootCommand("perfbudgets-server: the results server of PerfBudgets runs, uploaded from CI, kept in a database, served back as the baseline of any commit, with its dashboard.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, budgets };
+        var shiftDefaults = new Option<string[]>("--shift-default")
+        {
+            Description = "KIND=STEP: the smallest change point of a timed kind (larger median / smaller - 1), instead of the server's default for it (measured on a shared 2-core machine); may be repeated.",
+            DefaultValueFactory = _ => [],
+        };
+        var command = new RootCommand("perfbudgets-server: the results server of PerfBudgets runs, uploaded from CI, kept in a database, served back as the baseline of any commit, with its dashboard.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, budgets, shiftDefaults };
         command.SetAction((parseResult, cancellationToken) => RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -36,6 +41,7 @@ internal static class ServeCommand
                 MaxUploadBytes = parseResult.GetValue(maxUpload) is > 0 and var max ? max : throw new ServerInputException(400, "--max-upload-bytes must be positive."),
                 ReadTokenRequired = parseResult.GetValue(readTokenRequired),
                 CommitUrlTemplate = parseResult.GetValue(commitUrl),
+                ShiftDefaults = ShiftDefaults(parseResult.GetValue(shiftDefaults)!),
                 BudgetsFile = parseResult.GetValue(budgets) is { } path
                     ? File.Exists(path) ? path : throw new ServerInputException(400, $"--budgets '{Path.GetFullPath(path)}' does not exist.")
                     : null,
@@ -79,6 +85,32 @@ internal static class ServeCommand
             await Console.Error.WriteLineAsync(e.Message.ReplaceLineEndings(" "));
             return 1;
         }
+    }
+
+    // KIND=STEP pairs, each a timed kind of budgets.json and a positive step; null when none is given.
+    private static Dictionary<string, double>? ShiftDefaults(string[] pairs)
+    {
+        if (pairs.Length == 0)
+        {
+            return null;
+        }
+
+        var steps = new Dictionary<string, double>(StringComparer.Ordinal);
+        foreach (var pair in pairs)
+        {
+            var equals = pair.IndexOf('=', StringComparison.Ordinal);
+            var kind = equals > 0 ? pair[..equals] : pair;
+            if (equals <= 0 || !PerfBudgets.Budgets.BudgetKind.TryParse(kind, out _)
+                || !double.TryParse(pair.AsSpan(equals + 1), System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var step)
+                || !(step > 0) || double.IsInfinity(step))
+            {
+                throw new ServerInputException(400, $"--shift-default '{pair}' is not KIND=STEP with a budget kind and a positive step (e.g. p99-ms-max=0.5).");
+            }
+
+            steps[kind] = step;
+        }
+
+        return steps;
     }
 
     private static string PostgresWhere(string connectionString)
