@@ -19,7 +19,7 @@ public sealed partial class AppProcess
     /// </summary>
     public static readonly IReadOnlyDictionary<string, string> Reasons = new Dictionary<string, string>(StringComparer.OrdinalIgnoreCase)
     {
-        ["Urls"] = "an ephemeral port on 127.0.0.1, so that runs side by side never collide (ships http://127.0.0.1:5000)",
+        ["Urls"] = "a free port on 127.0.0.1 (ephemeral, or picked free for the startup timing), so that runs side by side never collide (ships http://127.0.0.1:5000)",
         ["EchoServer:Enabled"] = "the echo service's budgets need it running (ships off)",
         ["EchoServer:Port"] = "an ephemeral port, as for Urls (ships 5001)",
         ["DOTNET_ThreadPool_ForceMinWorkerThreads"] = "a fixed pool: one thread for the counted server, whose counts moved 1-3.5% with the race between idle threads; Load.FixedPool.Threads for the blocking and open-model runs, where a blocked thread must be lost capacity at once",

@@ -144,9 +144,23 @@ public sealed partial class AppProcess : IDisposable
 
     // The app's built assembly under the dotnet host (or under Callgrind) with its output redirected, and the given
     // variables added to its environment.
-    private static Process Start(IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment, PerfBudgets.Measuring.CallgrindServer? underCallgrind)
+    private static Process Start(IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment, PerfBudgets.Measuring.CallgrindServer? underCallgrind) =>
+        Process.Start(StartInfo(typeof(Program).Assembly.Location, arguments, environment, underCallgrind)) ?? throw new InvalidOperationException("Could not start the system under test.");
+
+    /// <summary>
+    /// The start of the app's server as it ships on 127.0.0.1:<paramref name="port"/>, for timing its start; with
+    /// <paramref name="assembly"/>, of another app's built assembly launched the same way (the startup budget's reference).
+    /// </summary>
+    internal static ProcessStartInfo ServerStartInfo(int port, string? assembly = null)
     {
-        var args = new List<string> { typeof(Program).Assembly.Location };
+        var settings = new List<KeyValuePair<string, string>> { new("Urls", $"http://127.0.0.1:{port}") };
+        _ = ChangedSettings(settings, environment: null);
+        return StartInfo(assembly ?? typeof(Program).Assembly.Location, settings.Select(s => $"--{s.Key}={s.Value}"), environment: null, underCallgrind: null);
+    }
+
+    private static ProcessStartInfo StartInfo(string assembly, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment, PerfBudgets.Measuring.CallgrindServer? underCallgrind)
+    {
+        var args = new List<string> { assembly };
         args.AddRange(arguments);
         ProcessStartInfo start;
         if (underCallgrind is not null)
@@ -172,7 +186,7 @@ public sealed partial class AppProcess : IDisposable
             start.Environment[name] = value;
         }
 
-        return Process.Start(start) ?? throw new InvalidOperationException("Could not start the system under test.");
+        return start;
     }
 
     [GeneratedRegex(@"Now listening on: (http://\S+)")]
