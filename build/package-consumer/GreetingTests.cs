@@ -73,4 +73,26 @@ public sealed class GreetingTests
             new BudgetCheck("Consumer.Greeting.Endpoint.FailedRequests", result.Failed));
         await app.StopAsync(TestContext.Current.CancellationToken);
     }
+
+    [Fact]
+    public async Task Greeting_response_size_on_the_wire()
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Logging.ClearProviders();
+        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
+        await using var app = builder.Build();
+        app.MapGet("/greeting", () => Greeting.Format("Ada"));
+        await app.StartAsync(TestContext.Current.CancellationToken);
+        var serverAddress = new Uri(app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single());
+        var cancellationToken = TestContext.Current.CancellationToken;
+
+        var size = await ResponseSizeMeter.MeasureAsync(new Uri(serverAddress, "greeting"), cancellationToken);
+        BudgetGate.Default.CheckAll(
+            new BudgetCheck("Consumer.Greeting.Endpoint.ResponseHeaderBytes", size.HeaderBytes, size.ToString()),
+            new BudgetCheck("Consumer.Greeting.Endpoint.ResponseBodyBytes", size.BodyBytes, size.ToString()));
+
+        Assert.Equal(200, size.StatusCode);
+        Assert.Contains("Date", size.HeaderNames);
+        await app.StopAsync(TestContext.Current.CancellationToken);
+    }
 }

@@ -28,7 +28,7 @@ internal static class BlockingCheck
         return await server.GetAsync(TestContext.Current.CancellationToken);
     }
 
-    public static async Task CheckAsync(BudgetGate gate, ITestOutputHelper output, int serverProcessId, string name, string operation, Func<int, CancellationToken, Task<bool>> step)
+    public static async Task CheckAsync(BudgetGate gate, ITestOutputHelper output, AppProcess server, string name, string operation, Func<int, CancellationToken, Task<bool>> step)
     {
         var copies = gate.Book.IntParameter("Load.Blocking.Copies");
         var warmUp = TimeSpan.FromSeconds(gate.Book.Parameter("Load.Blocking.WarmUpSeconds"));
@@ -39,13 +39,13 @@ internal static class BlockingCheck
         output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{name}: warm-up {warm.Completed:N0} {operation}s, {warm.Failed} failed"));
 
         var failed = 0L;
-        var measurement = await BlockingMeter.MeasureAsync(serverProcessId, async token =>
+        var measurement = await BlockingMeter.MeasureAsync(server.ProcessId, async token =>
         {
             var run = await DriveAsync(copies, window, step, token);
             failed = run.Failed;
             return run.Completed;
         }, ct);
-        var detail = measurement.Describe(operation) + string.Create(CultureInfo.InvariantCulture, $"; {copies} closed loops, {failed} failed or unfinished");
+        var detail = measurement.Describe(operation) + string.Create(CultureInfo.InvariantCulture, $"; {copies} closed loops, {failed} failed or unfinished; {server.SettingsNote}");
         output.WriteLine($"{name}: {detail}");
 
         gate.CheckAll(

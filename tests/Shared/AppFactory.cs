@@ -1,6 +1,5 @@
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
-using Microsoft.Extensions.Logging;
 
 namespace PerfGate.Tests;
 
@@ -10,12 +9,17 @@ namespace PerfGate.Tests;
 /// </summary>
 public static class AppFactory
 {
-    /// <summary>A factory whose <paramref name="settings"/> override configuration keys (e.g. <c>EchoServer:Enabled</c>).</summary>
+    /// <summary>
+    /// A factory for the app as it ships (<see cref="AppProcess.ShippedEnvironment"/>), whose <paramref name="settings"/>
+    /// override configuration keys (e.g. <c>EchoServer:Enabled</c>): the correctness suite's inputs; the measured
+    /// suites pass none.
+    /// </summary>
     public static WebApplicationFactory<Program> Create(IReadOnlyDictionary<string, string?>? settings = null) =>
         new WebApplicationFactory<Program>().WithWebHostBuilder(builder =>
         {
-            // The server logs nothing on the hot path: only warnings and errors reach the test output.
-            builder.ConfigureLogging(logging => logging.SetMinimumLevel(LogLevel.Warning));
+            // As it ships: its appsettings.json (logging included) in the Production environment, where
+            // WebApplicationFactory would pick Development (and with it the service provider's scope validation).
+            builder.UseEnvironment(AppProcess.ShippedEnvironment);
             foreach (var (key, value) in settings ?? new Dictionary<string, string?>())
             {
                 builder.UseSetting(key, value);

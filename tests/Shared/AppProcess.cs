@@ -15,9 +15,10 @@ public sealed partial class AppProcess : IDisposable
 {
     private readonly Process _process;
 
-    private AppProcess(Process process, Uri baseAddress, IPEndPoint? echoEndPoint)
+    private AppProcess(Process process, Uri baseAddress, IPEndPoint? echoEndPoint, IReadOnlyList<(string Key, string Value, string Reason)> changed)
     {
         _process = process;
+        Changed = changed;
         BaseAddress = baseAddress;
         EndPoint = new IPEndPoint(IPAddress.Parse(baseAddress.Host), baseAddress.Port);
         EchoEndPoint = echoEndPoint;
@@ -32,25 +33,26 @@ public sealed partial class AppProcess : IDisposable
     /// <summary>The echo service's address when it was started with <c>withEchoService</c>, else null.</summary>
     public IPEndPoint? EchoEndPoint { get; }
 
+    /// <summary>The settings this process runs with that differ from what ships, each with its reason (<see cref="Reasons"/>).</summary>
+    public IReadOnlyList<(string Key, string Value, string Reason)> Changed { get; }
+
     /// <summary>The server's process id (for reading its CPU clock).</summary>
     public int ProcessId => _process.Id;
 
     /// <summary>
-    /// Starts the app's built assembly with <c>--urls http://127.0.0.1:0</c> and waits for its listening line (and
-    /// the echo service's, when <paramref name="withEchoService"/> starts it on 127.0.0.1 and a free port too).
+    /// Starts the app's built assembly as it ships (its <c>appsettings.json</c>, logging included, in the Production
+    /// environment) on 127.0.0.1 and an ephemeral port, and waits for its listening line (and the echo service's, when
+    /// <paramref name="withEchoService"/> starts it on 127.0.0.1 and a free port too).
     /// <paramref name="environment"/> adds variables to the server's environment (runtime settings);
-    /// <paramref name="underCallgrind"/> runs it under Callgrind for the counted budgets.
+    /// <paramref name="underCallgrind"/> runs it under Callgrind for the counted budgets. Every setting that differs
+    /// from what ships needs a reason in <see cref="Reasons"/> (<see cref="ChangedSettings"/>); <see cref="SettingsNote"/> says them.
     /// </summary>
     internal static async Task<AppProcess> StartAsync(TimeSpan startTimeout, CancellationToken cancellationToken,
         bool withEchoService = false, IReadOnlyDictionary<string, string>? environment = null, PerfBudgets.Measuring.CallgrindServer? underCallgrind = null)
     {
-        var args = new List<string> { "--urls", "http://127.0.0.1:0", "--Logging:LogLevel:Default=Warning", "--Logging:LogLevel:Microsoft.Hosting.Lifetime=Information" };
-        if (withEchoService)
-        {
-            args.AddRange(["--EchoServer:Enabled=true", "--EchoServer:Address=127.0.0.1", "--EchoServer:Port=0", "--Logging:LogLevel:SystemUnderTest.Sockets.Echo.EchoServer=Information"]);
-        }
-
-        var process = Start(args, environment, underCallgrind);
+        var settings = StartSettings(withEchoService);
+        var changed = ChangedSettings(settings, environment);
+        var process = Start(settings.Select(s => $"--{s.Key}={s.Value}"), environment, underCallgrind);
         var listening = new TaskCompletionSource<Uri>(TaskCreationOptions.RunContinuationsAsynchronously);
         var echoListening = new TaskCompletionSource<IPEndPoint?>(TaskCreationOptions.RunContinuationsAsynchronously);
         if (!withEchoService)
@@ -78,7 +80,7 @@ public sealed partial class AppProcess : IDisposable
         try
         {
             var baseAddress = await listening.Task.WaitAsync(timeout.Token);
-            return new AppProcess(process, baseAddress, await echoListening.Task.WaitAsync(timeout.Token));
+            return new AppProcess(process, baseAddress, await echoListening.Task.WaitAsync(timeout.Token), changed);
         }
         catch (OperationCanceledException)
         {
@@ -86,6 +88,18 @@ public sealed partial class AppProcess : IDisposable
             process.Dispose();
             throw new TimeoutException($"The system under test did not report a listening address within {startTimeout.TotalSeconds} s.");
         }
+    }
+
+    /// <summary>The configuration keys a start passes on the command line.</summary>
+    internal static IReadOnlyList<KeyValuePair<string, string>> StartSettings(bool withEchoService)
+    {
+        var settings = new List<KeyValuePair<string, string>> { new("Urls", "http://127.0.0.1:0") };
+        if (withEchoService)
+        {
+            settings.AddRange([new("EchoServer:Enabled", "true"), new("EchoServer:Address", "127.0.0.1"), new("EchoServer:Port", "0")]);
+        }
+
+        return settings;
     }
 
     /// <inheritdoc />
@@ -130,9 +144,23 @@ public sealed partial class AppProcess : IDisposable
 
     // The app's built assembly under the dotnet host (or under Callgrind) with its output redirected, and the given
     // variables added to its environment.
-    private static Process Start(IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment, PerfBudgets.Measuring.CallgrindServer? underCallgrind)
+    private static Process Start(IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment, PerfBudgets.Measuring.CallgrindServer? underCallgrind) =>
+        Process.Start(StartInfo(typeof(Program).Assembly.Location, arguments, environment, underCallgrind)) ?? throw new InvalidOperationException("Could not start the system under test.");
+
+    /// <summary>
+    /// The start of the app's server as it ships on 127.0.0.1:<paramref name="port"/>, for timing its start; with
+    /// <paramref name="assembly"/>, of another app's built assembly launched the same way (the startup budget's reference).
+    /// </summary>
+    internal static ProcessStartInfo ServerStartInfo(int port, string? assembly = null)
     {
-        var args = new List<string> { typeof(Program).Assembly.Location };
+        var settings = new List<KeyValuePair<string, string>> { new("Urls", $"http://127.0.0.1:{port}") };
+        _ = ChangedSettings(settings, environment: null);
+        return StartInfo(assembly ?? typeof(Program).Assembly.Location, settings.Select(s => $"--{s.Key}={s.Value}"), environment: null, underCallgrind: null);
+    }
+
+    private static ProcessStartInfo StartInfo(string assembly, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment, PerfBudgets.Measuring.CallgrindServer? underCallgrind)
+    {
+        var args = new List<string> { assembly };
         args.AddRange(arguments);
         ProcessStartInfo start;
         if (underCallgrind is not null)
@@ -150,12 +178,15 @@ public sealed partial class AppProcess : IDisposable
             args.ForEach(start.ArgumentList.Add);
         }
 
+        // The environment the app ships to, whatever the shell that started the tests says.
+        start.Environment["ASPNETCORE_ENVIRONMENT"] = ShippedEnvironment;
+        start.Environment["DOTNET_ENVIRONMENT"] = ShippedEnvironment;
         foreach (var (name, value) in environment ?? new Dictionary<string, string>())
         {
             start.Environment[name] = value;
         }
 
-        return Process.Start(start) ?? throw new InvalidOperationException("Could not start the system under test.");
+        return start;
     }
 
     [GeneratedRegex(@"Now listening on: (http://\S+)")]

@@ -81,6 +81,14 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     public static readonly BudgetKind RatioMin = new("ratio-min", BudgetDirection.AtLeast, UnitFamily.Ratio, Traits.WallClock);
 
     /// <summary>
+    /// A ceiling on a ratio of two times measured alternately in the same run, e.g. an app's start against a minimal
+    /// reference app's (<c>StartupMeter</c>): the machine's speed and its neighbours slow both, so the ratio holds where
+    /// either time would not. Unlike <see cref="RatioMax"/> (an output's property) it is timed, so a run broken only on
+    /// it may be repeated.
+    /// </summary>
+    public static readonly BudgetKind TimeRatioMax = new("time-ratio-max", BudgetDirection.AtMost, UnitFamily.Ratio, Traits.WallClock);
+
+    /// <summary>
     /// Live bytes an operation leaves behind: growth of the live heap per operation between two full-collection
     /// readings (<c>RetainedMemoryMeter</c>). A leak moves it; allocation figures do not see it.
     /// </summary>

@@ -41,7 +41,7 @@ internal static class CountedCheck
         }
 
         var counts = await runs.Server;
-        await SuiteGate.Current.CheckCountConfirmedAsync(budgetName, counts[workload], () => runs.ConfirmServerAsync(workload), describe);
+        await SuiteGate.Current.CheckCountConfirmedAsync(budgetName, counts[workload], () => runs.ConfirmServerAsync(workload), $"{describe}; {CountedRuns.ServerSettingsNote}");
     }
 
     /// <summary>A budget on the file copy, counted on every thread of its host; the host's check of the work must have passed.</summary>

@@ -38,6 +38,9 @@ public sealed class CountedRuns : IAsyncLifetime
     /// <summary>The server's counts by workload (<c>Api.DelayAsync</c>, <c>Json.Endpoint.Employees9</c>, …).</summary>
     public Task<IReadOnlyDictionary<string, InstructionMeasurement>> Server => _server ?? throw new InvalidOperationException(UnavailableReason);
 
+    /// <summary>How the counted server's settings differ from what ships, and why (<see cref="AppProcess.SettingsNote"/>), once it has started.</summary>
+    public static string? ServerSettingsNote { get; private set; }
+
     /// <summary>
     /// The file copy counted on every thread of the host (its reads and writes run on pool threads), once both other
     /// runs are done: the host's count and its check of the work.
@@ -114,6 +117,7 @@ public sealed class CountedRuns : IAsyncLifetime
         // watcher, inline socket completions: CallgrindServer.SteadyServerEnvironment says why).
         using var app = await AppProcess.StartAsync(TimeSpan.FromMinutes(3), CancellationToken.None, withEchoService: true, underCallgrind: callgrind,
             environment: CallgrindServer.SteadyServerEnvironment);
+        ServerSettingsNote = app.SettingsNote;
         // The 9-employee list as JSON: what GET /api/employees?count=9 answers, and the body POST /api/employees/echo
         // sends and gets back.
         var list9 = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);

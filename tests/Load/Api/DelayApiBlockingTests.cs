@@ -21,7 +21,7 @@ public sealed class DelayApiBlockingTests(FixedPoolServer server, ITestOutputHel
         var expected = string.Create(CultureInfo.InvariantCulture, $"Hello World,{ms}");
         using var client = LoadClient.Create(app.BaseAddress, copies);
 
-        await BlockingCheck.CheckAsync(_gate, output, app.ProcessId, "Api.DelayAsync", "request", async (_, ct) =>
+        await BlockingCheck.CheckAsync(_gate, output, app, "Api.DelayAsync", "request", async (_, ct) =>
         {
             using var response = await client.GetAsync(path, ct);
             return response.IsSuccessStatusCode && await response.Content.ReadAsStringAsync(ct) == expected;

@@ -22,7 +22,7 @@ public sealed class EmployeesEndpointBlockingTests(FixedPoolServer server, ITest
         var app = await BlockingCheck.ServerAsync(server, _gate, "Json.Endpoint.Employees9", "request");
         using var client = LoadClient.Create(app.BaseAddress, _gate.Book.IntParameter("Load.Blocking.Copies"));
 
-        await BlockingCheck.CheckAsync(_gate, output, app.ProcessId, "Json.Endpoint.Employees9", "request", async (_, ct) =>
+        await BlockingCheck.CheckAsync(_gate, output, app, "Json.Endpoint.Employees9", "request", async (_, ct) =>
         {
             using var response = await client.GetAsync("api/employees?count=9", ct);
             return response.IsSuccessStatusCode && (await response.Content.ReadAsByteArrayAsync(ct)).AsSpan().SequenceEqual(Employees9);
@@ -36,7 +36,7 @@ public sealed class EmployeesEndpointBlockingTests(FixedPoolServer server, ITest
         using var client = LoadClient.Create(app.BaseAddress, _gate.Book.IntParameter("Load.Blocking.Copies"));
 
         // The 9-employee list goes in and must come back byte for byte.
-        await BlockingCheck.CheckAsync(_gate, output, app.ProcessId, "Json.Endpoint.Echo9", "request", async (_, ct) =>
+        await BlockingCheck.CheckAsync(_gate, output, app, "Json.Endpoint.Echo9", "request", async (_, ct) =>
         {
             using var body = new ByteArrayContent(Employees9);
             body.Headers.ContentType = new MediaTypeHeaderValue("application/json");

@@ -27,7 +27,7 @@ public sealed class EchoServerBlockingTests(FixedPoolServer server, ITestOutputH
 
             // Every echo is checked byte for byte by the client; a connection that failed once is not reused.
             var broken = new bool[copies];
-            await BlockingCheck.CheckAsync(_gate, output, app.ProcessId, "Sockets.Echo", "frame", async (copy, token) =>
+            await BlockingCheck.CheckAsync(_gate, output, app, "Sockets.Echo", "frame", async (copy, token) =>
             {
                 if (broken[copy])
                 {

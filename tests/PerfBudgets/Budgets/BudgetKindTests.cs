@@ -19,6 +19,7 @@ public sealed class BudgetKindTests
     [InlineData("requests-per-second-min", BudgetDirection.AtLeast, nameof(UnitFamily.Rate), false, true, true)]
     [InlineData("efficiency-min", BudgetDirection.AtLeast, nameof(UnitFamily.Ratio), false, true, true)]
     [InlineData("ratio-min", BudgetDirection.AtLeast, nameof(UnitFamily.Ratio), false, true, true)]
+    [InlineData("time-ratio-max", BudgetDirection.AtMost, nameof(UnitFamily.Ratio), false, true, true)]
     [InlineData("retained-bytes-per-op-max", BudgetDirection.AtMost, nameof(UnitFamily.Bytes), false, false, true)]
     [InlineData("instances-max", BudgetDirection.AtMost, nameof(UnitFamily.Count), false, false, true)]
     [InlineData("working-set-bytes-max", BudgetDirection.AtMost, nameof(UnitFamily.Bytes), false, false, true)]
@@ -37,7 +38,7 @@ public sealed class BudgetKindTests
     [Fact]
     public void Every_kind_is_parsed_back_to_the_same_instance_and_an_unknown_name_is_not()
     {
-        BudgetKind.All.Should().HaveCount(23);
+        BudgetKind.All.Should().HaveCount(24);
         foreach (var kind in BudgetKind.All)
         {
             BudgetKind.TryParse(kind.Name, out var parsed).Should().BeTrue();

@@ -1,0 +1,122 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// Time from a process's start to its first successful (2xx) answer: what a deployment waits for before the instance
+/// takes traffic. Timed, so only comparable within one run: <see cref="CompareAsync"/> launches the subject and a
+/// reference app alternately on the same machine and reports the ratio of their medians beside both figures.
+/// </summary>
+public static class StartupMeter
+{
+    // A refused connection comes back at once while the app is starting; this is the pause before the next try.
+    private static readonly TimeSpan RetryPause = TimeSpan.FromMilliseconds(2);
+
+    /// <summary>
+    /// Launches <paramref name="subject"/> and <paramref name="reference"/> alternately, <paramref name="launches"/>
+    /// times each after one unmeasured launch of each (the first start of a program pays for the disk cache and the
+    /// client's own first request), each on a free loopback port given to the start function.
+    /// </summary>
+    /// <param name="subject">The start of the app measured and the path it must answer 2xx, for a port.</param>
+    /// <param name="reference">The same for the reference app.</param>
+    /// <param name="launches">Measured launches of each.</param>
+    /// <param name="timeout">How long one launch may take to answer.</param>
+    /// <param name="cancellationToken">Cancels the launches.</param>
+    public static async Task<StartupMeasurement> CompareAsync(Func<int, (ProcessStartInfo Start, string Path)> subject,
+        Func<int, (ProcessStartInfo Start, string Path)> reference, int launches, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(subject);
+        ArgumentNullException.ThrowIfNull(reference);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(launches);
+        using var client = new HttpClient(new SocketsHttpHandler { PooledConnectionLifetime = TimeSpan.Zero, UseProxy = false }) { Timeout = timeout };
+        var subjectTimes = new List<StartupTime>(launches);
+        var referenceTimes = new List<StartupTime>(launches);
+        for (var i = 0; i <= launches; i++)
+        {
+            var r = await TimeToFirstSuccessAsync(client, reference, timeout, cancellationToken).ConfigureAwait(false);
+            var s = await TimeToFirstSuccessAsync(client, subject, timeout, cancellationToken).ConfigureAwait(false);
+            if (i > 0)
+            {
+                referenceTimes.Add(r);
+                subjectTimes.Add(s);
+            }
+        }
+
+        return new StartupMeasurement(subjectTimes, referenceTimes);
+    }
+
+    /// <summary>
+    /// Starts the process on a free port, GETs its path until a 2xx answer, stops the process, and returns the time to
+    /// that answer and the CPU time the process had spent by then (all its threads; waiting for a core is not in it).
+    /// </summary>
+    /// <exception cref="TimeoutException">No 2xx answer within <paramref name="timeout"/>, or the process exited first.</exception>
+    public static async Task<StartupTime> TimeToFirstSuccessAsync(HttpClient client, Func<int, (ProcessStartInfo Start, string Path)> launch,
+        TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(client);
+        ArgumentNullException.ThrowIfNull(launch);
+        var port = FreeLoopbackPort();
+        var (start, path) = launch(port);
+        var uri = new Uri($"http://127.0.0.1:{port}{path}");
+        var clock = Stopwatch.StartNew();
+        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {start.FileName}.");
+        try
+        {
+            var cpu = CpuClock.ForProcess(process.Id);
+            if (start.RedirectStandardOutput)
+            {
+                process.OutputDataReceived += (_, _) => { };
+                process.BeginOutputReadLine();
+            }
+
+            if (start.RedirectStandardError)
+            {
+                process.ErrorDataReceived += (_, _) => { };
+                process.BeginErrorReadLine();
+            }
+
+            while (true)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                if (clock.Elapsed > timeout || process.HasExited)
+                {
+                    throw new TimeoutException(process.HasExited
+                        ? $"{start.FileName} {string.Join(' ', start.ArgumentList)} exited ({process.ExitCode}) before answering {uri}."
+                        : $"{uri} did not answer 2xx within {timeout.TotalSeconds} s of its process's start.");
+                }
+
+                try
+                {
+                    using var response = await client.GetAsync(uri, cancellationToken).ConfigureAwait(false);
+                    if (response.IsSuccessStatusCode)
+                    {
+                        var wall = clock.Elapsed;
+                        return new StartupTime(wall, TimeSpan.FromTicks(cpu() / 100));
+                    }
+                }
+                catch (HttpRequestException e) when (e.InnerException is SocketException { SocketErrorCode: SocketError.ConnectionRefused })
+                {
+                    // Not listening yet.
+                }
+
+                await Task.Delay(RetryPause, cancellationToken).ConfigureAwait(false);
+            }
+        }
+        finally
+        {
+            process.Kill(entireProcessTree: true);
+            await process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+        }
+    }
+
+    // A port nothing listens on now: bound and released. Another process could take it before the app does; on
+    // loopback in a test run that has not been seen, and the launch would fail loudly, not measure something else.
+    private static int FreeLoopbackPort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+}
