@@ -54,7 +54,7 @@ internal static class ResultsEndpoints
         }
 
         var body = await ReadBodyAsync(context.Request, options.MaxUploadBytes, context.RequestAborted);
-        var run = UploadParser.Parse(body);
+        var run = UploadParser.Parse(body, options);
         var runId = await storage.AddRunAsync(project, run, context.RequestAborted);
         return Results.Created($"/api/projects/{Uri.EscapeDataString(project)}/runs?commit={Uri.EscapeDataString(run.Commit)}",
             new { runId, project, commit = run.Commit, results = run.Results.Count });
@@ -75,9 +75,16 @@ internal static class ResultsEndpoints
             return Results.Text(results, "application/json");
         }
 
+        var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
         var parents = context.Request.Query["parents"].ToString()
             .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-        var nearest = await storage.NearestAncestorWithRunAsync(project, commit, parents, context.RequestAborted);
+        if (parents.Length > options.MaxParentsPerCommit)
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"?parents= names {parents.Length} commits; this server takes at most {options.MaxParentsPerCommit} (MaxParentsPerCommit).");
+        }
+
+        var nearest = await storage.NearestAncestorWithRunAsync(project, commit, parents, options.MaxAncestorDepth, context.RequestAborted);
         var message = nearest is null
             ? $"Project '{project}' has no run of commit {commit}, and none of an ancestor it knows of (pass ?parents= to name the commit's parents)."
             : $"Project '{project}' has no run of commit {commit}; the nearest ancestor with a run is {nearest}.";

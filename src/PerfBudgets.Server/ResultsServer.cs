@@ -35,6 +35,7 @@ internal sealed class ResultsServer : IAsyncDisposable
     public static ResultsServer Create(ResultsServerOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
+        options.Validate();
         AdoResultsStorage storage = options.PostgresConnectionString is { } postgres
             ? new PostgresResultsStorage(postgres)
             : new SqliteResultsStorage(options.DatabasePath);

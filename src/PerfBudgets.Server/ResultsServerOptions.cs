@@ -40,4 +40,47 @@ internal sealed record ResultsServerOptions
     /// recorded, else its kind's default.
     /// </summary>
     public string? BudgetsFile { get; init; }
+
+    /// <summary>
+    /// The most parents one commit may name, in an upload (its <c>parents</c>, each <c>ancestry</c> entry's) and in a
+    /// baseline's <c>?parents=</c>: 16. A merge has two; git's octopus merges rarely more than a dozen.
+    /// </summary>
+    public int MaxParentsPerCommit { get; init; } = 16;
+
+    /// <summary>
+    /// The most figures one upload may hold: 5,000, about ten times the budgets of a large project (this repository's
+    /// gate has fewer than 100).
+    /// </summary>
+    public int MaxResultsPerUpload { get; init; } = 5_000;
+
+    /// <summary>
+    /// The most <c>ancestry</c> entries (commits with their parents) one upload may send: 1,000, ten times the
+    /// <c>upload --ancestry 100</c> the docs suggest.
+    /// </summary>
+    public int MaxAncestryPerUpload { get; init; } = 1_000;
+
+    /// <summary>
+    /// How many generations back from a commit the nearest-ancestor search walks the stored commit graph: 1,000, far
+    /// more than a pull request's merge base is behind the last run of its branch. The whole walk is one recursive
+    /// query whose rows are at most this depth times the graph's width (the commits at one distance).
+    /// </summary>
+    public int MaxAncestorDepth { get; init; } = 1_000;
+
+    /// <summary>Throws when a setting is out of range, naming it.</summary>
+    public void Validate()
+    {
+        Positive(MaxUploadBytes, nameof(MaxUploadBytes));
+        Positive(MaxParentsPerCommit, nameof(MaxParentsPerCommit));
+        Positive(MaxResultsPerUpload, nameof(MaxResultsPerUpload));
+        Positive(MaxAncestryPerUpload, nameof(MaxAncestryPerUpload));
+        Positive(MaxAncestorDepth, nameof(MaxAncestorDepth));
+    }
+
+    private static void Positive(long value, string name)
+    {
+        if (value <= 0)
+        {
+            throw new ArgumentOutOfRangeException(name, value, $"{name} must be positive.");
+        }
+    }
 }

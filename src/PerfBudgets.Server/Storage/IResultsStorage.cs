@@ -29,10 +29,10 @@ internal interface IResultsStorage
     /// <summary>
     /// The nearest ancestor of <paramref name="commit"/> that has a run, walking the stored commit graph (the parents
     /// uploads named, with their ancestry) breadth first from <paramref name="commit"/> and <paramref name="knownParents"/>
-    /// (its parents as the caller knows them);
+    /// (its parents as the caller knows them), at most <paramref name="maxDepth"/> generations back;
     /// null when none is found.
     /// </summary>
-    Task<string?> NearestAncestorWithRunAsync(string project, string commit, IReadOnlyList<string> knownParents, CancellationToken cancellationToken);
+    Task<string?> NearestAncestorWithRunAsync(string project, string commit, IReadOnlyList<string> knownParents, int maxDepth, CancellationToken cancellationToken);
 
     /// <summary>
     /// Every budget of project <paramref name="project"/>'s latest run (the last uploaded) on <paramref name="branch"/>,
