@@ -17,6 +17,9 @@ namespace PerfBudgets.Server;
 /// </summary>
 internal static class ResultsEndpoints
 {
+    // Long enough for any key scheme a client may use (a GUID is 36), short enough to index.
+    private const int MaxIdempotencyKeyLength = 200;
+
     public static void Map(IEndpointRouteBuilder routes)
     {
         routes.MapPost("/api/projects/{project}/runs", (HttpContext context, string project) => Refusing(() => UploadAsync(context, project)));
@@ -54,10 +57,27 @@ internal static class ResultsEndpoints
         }
 
         var body = await ReadBodyAsync(context.Request, options.MaxUploadBytes, context.RequestAborted);
-        var run = UploadParser.Parse(body, options);
-        var runId = await storage.AddRunAsync(project, run, context.RequestAborted);
-        return Results.Created($"/api/projects/{Uri.EscapeDataString(project)}/runs?commit={Uri.EscapeDataString(run.Commit)}",
-            new { runId, project, commit = run.Commit, results = run.Results.Count });
+        var run = UploadParser.Parse(body, options) with { IdempotencyKey = IdempotencyKey(context.Request) };
+        var stored = await storage.AddRunAsync(project, run, context.RequestAborted);
+        var location = $"/api/projects/{Uri.EscapeDataString(project)}/runs?commit={Uri.EscapeDataString(run.Commit)}";
+        var answer = new { runId = stored.RunId, project, commit = run.Commit, results = run.Results.Count, replayed = stored.Replayed };
+        return stored.Replayed ? Results.Ok(answer) : Results.Created(location, answer);
+    }
+
+    // The Idempotency-Key header (draft-ietf-httpapi-idempotency-key-header): any visible ASCII up to 200 characters;
+    // the tool sends a new GUID per upload and the same one on each retry of it.
+    private static string? IdempotencyKey(HttpRequest request)
+    {
+        if (!request.Headers.TryGetValue("Idempotency-Key", out var values))
+        {
+            return null;
+        }
+
+        var key = values.ToString().Trim().Trim('"');
+        return key.Length is > 0 and <= MaxIdempotencyKeyLength && key.All(c => c is > ' ' and <= '~')
+            ? key
+            : throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"Idempotency-Key must be 1 to {MaxIdempotencyKeyLength} visible ASCII characters, such as a GUID.");
     }
 
     private static async Task<IResult> BaselineAsync(HttpContext context, string project)

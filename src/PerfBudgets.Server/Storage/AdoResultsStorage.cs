@@ -74,11 +74,30 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
         return await command.ExecuteScalarAsync(cancellationToken) as byte[];
     }
 
-    public Task<long> AddRunAsync(string project, RunUpload run, CancellationToken cancellationToken)
+    public async Task<StoredRun> AddRunAsync(string project, RunUpload run, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(run);
-        return WriteAsync(async (connection, transaction) =>
+        try
         {
+            return await WriteRunAsync(project, run, cancellationToken);
+        }
+        catch (DbException e) when (run.IdempotencyKey is not null && IsUniqueViolation(e))
+        {
+            // Another server process stored a run with this key between this one's look-up and its insert: answer with it.
+            await using var connection = await OpenAsync(cancellationToken);
+            return await StoredWithKeyAsync(connection, null, project, run, cancellationToken)
+                ?? throw new InvalidOperationException("A run with the upload's idempotency key was refused as a duplicate but cannot be found.", e);
+        }
+    }
+
+    private Task<StoredRun> WriteRunAsync(string project, RunUpload run, CancellationToken cancellationToken) =>
+        WriteAsync(async (connection, transaction) =>
+        {
+            if (run.IdempotencyKey is not null && await StoredWithKeyAsync(connection, transaction, project, run, cancellationToken) is { } earlier)
+            {
+                return earlier;
+            }
+
             var (runId, projectId) = await InsertRunAsync(connection, transaction, project, run, cancellationToken);
             await BatchInsert.ExecuteAsync(connection, transaction, "INSERT INTO run_parents (run_id, ordinal, parent_sha)", "",
                 [DbType.Int64, DbType.Int32, DbType.String],
@@ -109,8 +128,29 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
                     runId, r.Budget, r.Kind, r.Measured, r.Limit, r.Unit, r.Verdict, r.Noise, r.NoiseAbsolute,
                     r.MeasuredUtc?.ToUniversalTime().ToString("O", CultureInfo.InvariantCulture),
                 }).ToList(), cancellationToken);
-            return runId;
+            return new StoredRun(runId, Replayed: false);
         }, cancellationToken);
+
+    // The run stored earlier with the upload's idempotency key, or null; one of another commit or results.json is 422.
+    private static async Task<StoredRun?> StoredWithKeyAsync(DbConnection connection, DbTransaction? transaction, string project, RunUpload run,
+        CancellationToken cancellationToken)
+    {
+        await using var command = Command(connection, transaction, """
+            SELECT r.id, r.commit_sha, r.results_json FROM runs r JOIN projects p ON p.id = r.project_id
+            WHERE p.name = @project AND r.idempotency_key = @key
+            """);
+        Add(command, "@project", project, DbType.String);
+        Add(command, "@key", run.IdempotencyKey, DbType.String);
+        await using var reader = await command.ExecuteReaderAsync(cancellationToken);
+        if (!await reader.ReadAsync(cancellationToken))
+        {
+            return null;
+        }
+
+        return reader.GetString(1) == run.Commit && reader.GetString(2) == run.ResultsJson
+            ? new StoredRun(reader.GetInt64(0), Replayed: true)
+            : throw new ServerInputException(422,
+                $"Idempotency-Key '{run.IdempotencyKey}' was sent with another run (of commit {reader.GetString(1)}); a retry sends the same run, a new run a new key.");
     }
 
     public async Task<string?> RunResultsAsync(string project, string commit, CancellationToken cancellationToken)
@@ -291,8 +331,8 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
         CancellationToken cancellationToken)
     {
         await using var command = Command(connection, transaction, """
-            INSERT INTO runs (project_id, commit_sha, branch, runtime, valgrind_version, machine, uploaded_utc, results_json)
-            SELECT id, @commit, @branch, @runtime, @valgrind, @machine, @uploaded, @results FROM projects WHERE name = @project
+            INSERT INTO runs (project_id, commit_sha, branch, runtime, valgrind_version, machine, uploaded_utc, results_json, idempotency_key)
+            SELECT id, @commit, @branch, @runtime, @valgrind, @machine, @uploaded, @results, @key FROM projects WHERE name = @project
             RETURNING id, project_id
             """);
         Add(command, "@project", project, DbType.String);
@@ -303,6 +343,7 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
         Add(command, "@machine", run.Machine, DbType.String);
         Add(command, "@uploaded", Now(), DbType.String);
         Add(command, "@results", run.ResultsJson, DbType.String);
+        Add(command, "@key", run.IdempotencyKey, DbType.String);
         await using var reader = await command.ExecuteReaderAsync(cancellationToken);
         return await reader.ReadAsync(cancellationToken)
             ? (reader.GetInt64(0), reader.GetInt64(1))

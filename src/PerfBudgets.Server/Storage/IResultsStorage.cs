@@ -20,8 +20,13 @@ internal interface IResultsStorage
     /// <summary>The stored SHA-256 of project <paramref name="name"/>'s read-only token, or null when it has none (or there is no such project).</summary>
     Task<byte[]?> ReadTokenHashAsync(string name, CancellationToken cancellationToken);
 
-    /// <summary>Stores <paramref name="run"/> whole (run, parents, commit graph edges, results) in one transaction; returns its id.</summary>
-    Task<long> AddRunAsync(string project, RunUpload run, CancellationToken cancellationToken);
+    /// <summary>
+    /// Stores <paramref name="run"/> whole (run, parents, commit graph edges, results) in one transaction; returns its id.
+    /// A run whose <see cref="RunUpload.IdempotencyKey"/> an earlier run of the project has is not stored again: the
+    /// earlier one's id is returned (<see cref="StoredRun.Replayed"/>), or, if that run differs (another commit or
+    /// results.json), a 422 <see cref="ServerInputException"/>.
+    /// </summary>
+    Task<StoredRun> AddRunAsync(string project, RunUpload run, CancellationToken cancellationToken);
 
     /// <summary>The <c>results.json</c> of the newest run of <paramref name="commit"/>, or null when it has none.</summary>
     Task<string?> RunResultsAsync(string project, string commit, CancellationToken cancellationToken);
