@@ -9,7 +9,8 @@ namespace PerfBudgets.Tool;
 /// SQLite in the current folder on <c>http://127.0.0.1:5080</c> by default, PostgreSQL with a connection string.
 /// <c>--add-project NAME</c> creates a project, prints its write token once (the server keeps only its hash) and exits;
 /// <c>--add-read-token NAME</c> does the same for a read-only token, which a server started with
-/// <c>--read-token-required</c> takes for reads.
+/// <c>--read-token-required</c> takes for reads; <c>--rotate-token NAME</c> replaces the write token,
+/// <c>--revoke-token NAME</c> and <c>--revoke-read-token NAME</c> revoke one (<see cref="TokenAdministration"/>).
 /// </summary>
 internal static class ServeCommand
 {
@@ -23,8 +24,11 @@ internal static class ServeCommand
         var commitUrl = new Option<string?>("--commit-url-template") { Description = "Where the dashboard links a commit, {commit} replaced by its hash, e.g. https://github.com/org/repo/commit/{commit}." };
         var addReadToken = new Option<string?>("--add-read-token") { Description = "Make a new read-only token for this project (replacing any earlier one), print it and exit." };
         var addProject = new Option<string?>("--add-project") { Description = "Create this project, print its write token and exit." };
+        var rotateToken = new Option<string?>("--rotate-token") { Description = "Give this project a new write token (the old one is refused from now on), print it and exit." };
+        var revokeToken = new Option<string?>("--revoke-token") { Description = "Revoke this project's write token (no upload is taken until --rotate-token) and exit." };
+        var revokeReadToken = new Option<string?>("--revoke-read-token") { Description = "Revoke this project's read-only token (and the dashboard sessions signed in with it) and exit." };
         var budgets = new Option<string?>("--budgets") { Description = "The project's budgets.json: its noise thresholds set the smallest change point of each timed budget, up to its kind's default (default: the noise each run recorded, else a table per kind)." };
-        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, budgets };
+        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken, budgets };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -44,17 +48,33 @@ internal static class ServeCommand
             await using var server = ResultsServer.Create(options);
             if (parseResult.GetValue(addProject) is { } project)
             {
-                var token = ProjectToken.NewToken();
-                await server.Storage.CreateProjectAsync(project, ProjectToken.Hash(token), cancellationToken);
-                Console.WriteLine(token);
+                Console.WriteLine(await TokenAdministration.AddProjectAsync(server.Storage, project, cancellationToken));
                 return 0;
             }
 
             if (parseResult.GetValue(addReadToken) is { } readProject)
             {
-                var token = ProjectToken.NewToken();
-                await server.Storage.SetReadTokenAsync(readProject, ProjectToken.Hash(token), cancellationToken);
-                Console.WriteLine(token);
+                Console.WriteLine(await TokenAdministration.AddReadTokenAsync(server.Storage, readProject, cancellationToken));
+                return 0;
+            }
+
+            if (parseResult.GetValue(rotateToken) is { } rotated)
+            {
+                Console.WriteLine(await TokenAdministration.RotateWriteTokenAsync(server.Storage, rotated, cancellationToken));
+                return 0;
+            }
+
+            if (parseResult.GetValue(revokeToken) is { } revoked)
+            {
+                await TokenAdministration.RevokeWriteTokenAsync(server.Storage, revoked, cancellationToken);
+                Console.Error.WriteLine($"perfbudgets serve: project '{revoked}''s write token is revoked; --rotate-token makes a new one.");
+                return 0;
+            }
+
+            if (parseResult.GetValue(revokeReadToken) is { } revokedRead)
+            {
+                await TokenAdministration.RevokeReadTokenAsync(server.Storage, revokedRead, cancellationToken);
+                Console.Error.WriteLine($"perfbudgets serve: project '{revokedRead}''s read-only token is revoked.");
                 return 0;
             }
 

@@ -50,12 +50,21 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
         return await command.ExecuteScalarAsync(cancellationToken) as byte[];
     }
 
-    public async Task SetReadTokenAsync(string name, byte[] tokenSha256, CancellationToken cancellationToken)
+    public Task SetWriteTokenAsync(string name, byte[] tokenSha256, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(tokenSha256);
+        return SetTokenAsync("UPDATE projects SET token_sha256 = @hash WHERE name = @name", name, tokenSha256, cancellationToken);
+    }
+
+    public Task SetReadTokenAsync(string name, byte[]? tokenSha256, CancellationToken cancellationToken) =>
+        SetTokenAsync("UPDATE projects SET read_token_sha256 = @hash WHERE name = @name", name, tokenSha256, cancellationToken);
+
+    // The statements are the two constants above, never built from input.
+    private async Task SetTokenAsync(string update, string name, byte[]? tokenSha256, CancellationToken cancellationToken)
+    {
         var updated = await WriteAsync(async (connection, transaction) =>
         {
-            await using var command = Command(connection, transaction, "UPDATE projects SET read_token_sha256 = @hash WHERE name = @name");
+            await using var command = Command(connection, transaction, update);
             Add(command, "@name", name, DbType.String);
             Add(command, "@hash", tokenSha256, DbType.Binary);
             return (long)await command.ExecuteNonQueryAsync(cancellationToken);

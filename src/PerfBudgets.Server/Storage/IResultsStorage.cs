@@ -14,8 +14,17 @@ internal interface IResultsStorage
     /// <summary>The stored SHA-256 of project <paramref name="name"/>'s write token, or null when there is no such project.</summary>
     Task<byte[]?> TokenHashAsync(string name, CancellationToken cancellationToken);
 
-    /// <summary>Makes the token whose SHA-256 is <paramref name="tokenSha256"/> project <paramref name="name"/>'s read-only token, replacing any earlier one.</summary>
-    Task SetReadTokenAsync(string name, byte[] tokenSha256, CancellationToken cancellationToken);
+    /// <summary>
+    /// Makes the token whose SHA-256 is <paramref name="tokenSha256"/> project <paramref name="name"/>'s write token,
+    /// replacing the earlier one; <see cref="Tokens.ProjectToken.Revoked"/> leaves it none.
+    /// </summary>
+    Task SetWriteTokenAsync(string name, byte[] tokenSha256, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Makes the token whose SHA-256 is <paramref name="tokenSha256"/> project <paramref name="name"/>'s read-only token,
+    /// replacing any earlier one; null leaves it none.
+    /// </summary>
+    Task SetReadTokenAsync(string name, byte[]? tokenSha256, CancellationToken cancellationToken);
 
     /// <summary>The stored SHA-256 of project <paramref name="name"/>'s read-only token, or null when it has none (or there is no such project).</summary>
     Task<byte[]?> ReadTokenHashAsync(string name, CancellationToken cancellationToken);
