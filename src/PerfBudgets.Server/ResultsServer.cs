@@ -41,6 +41,17 @@ internal sealed class ResultsServer : IAsyncDisposable
             : new SqliteResultsStorage(options.DatabasePath);
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
+        // The slim builder leaves out Kestrel's HTTPS configuration: without it an https:// URL finds no certificate.
+        builder.WebHost.UseKestrelHttpsConfiguration();
+        if (options.CertificatePath is { } certificate)
+        {
+            builder.Configuration["Kestrel:Certificates:Default:Path"] = Path.GetFullPath(certificate);
+            if (options.CertificateKeyPath is { } key)
+            {
+                builder.Configuration["Kestrel:Certificates:Default:KeyPath"] = Path.GetFullPath(key);
+            }
+        }
+
         builder.WebHost.UseUrls(options.Url);
         // Kestrel refuses a larger body itself (413) before the endpoint reads it; the endpoint checks again for
         // bodies without a Content-Length.
@@ -51,12 +62,58 @@ internal sealed class ResultsServer : IAsyncDisposable
             ? new Changes.ShiftThresholds(PerfBudgets.Budgets.BudgetBook.Load(budgets, PerfBudgets.Budgets.HarnessEnvironment.Profile))
             : Changes.ShiftThresholds.Defaults);
         builder.Services.AddProblemDetails();
+        var allowedHosts = options.EffectiveAllowedHosts();
+        if (allowedHosts is not null)
+        {
+            builder.Services.AddHostFiltering(filtering =>
+            {
+                filtering.AllowedHosts = [.. allowedHosts];
+                filtering.AllowEmptyHosts = false;
+            });
+        }
+
         var app = builder.Build();
+        if (options.TrustedProxies.Count > 0)
+        {
+            app.UseForwardedHeaders(ForwardedHeaders(options.TrustedProxies));
+        }
+
+        if (allowedHosts is not null)
+        {
+            app.UseHostFiltering();
+        }
+
         ResultsEndpoints.Map(app);
         Dashboard.DashboardEndpoints.Map(app);
         Dashboard.SignInEndpoints.Map(app);
         Changes.ChangesEndpoints.Map(app);
         return new ResultsServer(app, storage);
+    }
+
+    // Only the proxies named: ASP.NET Core's defaults would also believe any loopback client.
+    private static ForwardedHeadersOptions ForwardedHeaders(IReadOnlyList<string> trustedProxies)
+    {
+        var forwarded = new ForwardedHeadersOptions
+        {
+            ForwardedHeaders = Microsoft.AspNetCore.HttpOverrides.ForwardedHeaders.XForwardedFor
+                | Microsoft.AspNetCore.HttpOverrides.ForwardedHeaders.XForwardedProto
+                | Microsoft.AspNetCore.HttpOverrides.ForwardedHeaders.XForwardedHost,
+        };
+        forwarded.KnownProxies.Clear();
+        forwarded.KnownIPNetworks.Clear();
+        foreach (var proxy in trustedProxies)
+        {
+            if (System.Net.IPAddress.TryParse(proxy, out var address))
+            {
+                forwarded.KnownProxies.Add(address);
+            }
+            else
+            {
+                forwarded.KnownIPNetworks.Add(System.Net.IPNetwork.Parse(proxy));
+            }
+        }
+
+        return forwarded;
     }
 
     public Task StartAsync(CancellationToken cancellationToken = default)

@@ -66,6 +66,46 @@ internal sealed record ResultsServerOptions
     /// </summary>
     public int MaxAncestorDepth { get; init; } = 1_000;
 
+    /// <summary>
+    /// The reverse proxies (IP addresses, or networks as <c>10.0.0.0/8</c>) whose <c>X-Forwarded-For</c>,
+    /// <c>X-Forwarded-Proto</c> and <c>X-Forwarded-Host</c> are believed, so that behind a proxy that ends TLS a request
+    /// is seen as the browser made it (https, the public host): the sign-in's origin check passes and its cookie is
+    /// <c>Secure</c>. Empty (the default): the headers are ignored, so no client can claim to have come over https.
+    /// </summary>
+    public IReadOnlyList<string> TrustedProxies { get; init; } = [];
+
+    /// <summary>
+    /// The host names a request may name in its <c>Host</c> header (<c>*.example.com</c> allowed); others are 400, so a
+    /// DNS-rebound name cannot reach a server on loopback. Null (the default): on a server that listens on loopback alone
+    /// and trusts no proxy, <c>localhost</c>, <c>127.0.0.1</c> and <c>[::1]</c>; otherwise any.
+    /// </summary>
+    public IReadOnlyList<string>? AllowedHosts { get; init; }
+
+    /// <summary>
+    /// The certificate for an <c>https://</c> <see cref="Url"/>: a PEM or PFX file (Kestrel's
+    /// <c>Certificates:Default:Path</c>, which a <c>Kestrel__Certificates__Default__Path</c> environment variable also
+    /// sets); null takes Kestrel's configuration, else the development certificate.
+    /// </summary>
+    public string? CertificatePath { get; init; }
+
+    /// <summary>The PEM private key of <see cref="CertificatePath"/> when the certificate file does not hold it.</summary>
+    public string? CertificateKeyPath { get; init; }
+
+    /// <summary>The host names <see cref="AllowedHosts"/> means (its default resolved), or null where any host is allowed.</summary>
+    public IReadOnlyList<string>? EffectiveAllowedHosts()
+    {
+        if (AllowedHosts is { } named)
+        {
+            return named.Contains("*") ? null : named;
+        }
+
+        return TrustedProxies.Count == 0 && Url.Split(';').All(IsLoopbackUrl) ? ["localhost", "127.0.0.1", "[::1]"] : null;
+    }
+
+    private static bool IsLoopbackUrl(string url) =>
+        Uri.TryCreate(url.Trim(), UriKind.Absolute, out var uri)
+        && (uri.IsLoopback || (System.Net.IPAddress.TryParse(uri.Host.Trim('[', ']'), out var address) && System.Net.IPAddress.IsLoopback(address)));
+
     /// <summary>Throws when a setting is out of range, naming it.</summary>
     public void Validate()
     {
@@ -74,6 +114,13 @@ internal sealed record ResultsServerOptions
         Positive(MaxResultsPerUpload, nameof(MaxResultsPerUpload));
         Positive(MaxAncestryPerUpload, nameof(MaxAncestryPerUpload));
         Positive(MaxAncestorDepth, nameof(MaxAncestorDepth));
+        foreach (var proxy in TrustedProxies)
+        {
+            if (!System.Net.IPAddress.TryParse(proxy, out _) && !System.Net.IPNetwork.TryParse(proxy, out _))
+            {
+                throw new ArgumentException($"TrustedProxies: '{proxy}' is neither an IP address nor a network (10.0.0.0/8).", nameof(TrustedProxies));
+            }
+        }
     }
 
     private static void Positive(long value, string name)

@@ -1,5 +1,6 @@
 using System.CommandLine;
 using PerfBudgets.Server;
+using PerfBudgets.Server.Storage;
 using PerfBudgets.Server.Tokens;
 
 namespace PerfBudgets.Tool;
@@ -17,7 +18,12 @@ internal static class ServeCommand
     public static Command Create()
     {
         var database = new Option<string>("--database") { Description = "The SQLite file (created and migrated on start); a PostgreSQL connection string (Host=...) is taken as --postgres.", DefaultValueFactory = _ => "perfbudgets.db" };
-        var postgres = new Option<string?>("--postgres") { Description = "A PostgreSQL connection string, e.g. \"Host=db;Database=perfbudgets;Username=perf;Password=...\" (migrated on start)." };
+        var postgres = new Option<string?>("--postgres") { Description = "A PostgreSQL connection string without a password, e.g. \"Host=db;Database=perfbudgets;Username=perf\" (migrated on start); a password belongs in --postgres-file, PERFBUDGETS_POSTGRES or ~/.pgpass." };
+        var postgresFile = new Option<string?>("--postgres-file") { Description = "A file holding the PostgreSQL connection string (which may hold a password); default: the PERFBUDGETS_POSTGRES environment variable." };
+        var trustedProxies = new Option<string[]>("--trusted-proxy") { Description = "A reverse proxy (IP address or network, e.g. 10.0.0.0/8) whose X-Forwarded-For/-Proto/-Host are believed; repeat for several. Default: none.", AllowMultipleArgumentsPerToken = true };
+        var allowedHosts = new Option<string[]>("--allowed-host") { Description = "A host name requests may name (*.example.com allowed; * for any); repeat for several. Default: localhost and loopback addresses on a loopback server, else any.", AllowMultipleArgumentsPerToken = true };
+        var certificate = new Option<string?>("--certificate") { Description = "The certificate (PEM or PFX) for an https:// --url." };
+        var certificateKey = new Option<string?>("--certificate-key") { Description = "The PEM private key of --certificate, where the certificate file does not hold it." };
         var url = new Option<string>("--url") { Description = "Where to listen.", DefaultValueFactory = _ => ResultsServerOptions.DefaultUrl };
         var maxUpload = new Option<long>("--max-upload-bytes") { Description = "The largest upload accepted, in bytes.", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytes };
         var readTokenRequired = new Option<bool>("--read-token-required") { Description = "Reads (baseline, budgets, series, dashboard) need the project's token too; by default reading is public." };
@@ -28,11 +34,27 @@ internal static class ServeCommand
         var revokeToken = new Option<string?>("--revoke-token") { Description = "Revoke this project's write token (no upload is taken until --rotate-token) and exit." };
         var revokeReadToken = new Option<string?>("--revoke-read-token") { Description = "Revoke this project's read-only token (and the dashboard sessions signed in with it) and exit." };
         var budgets = new Option<string?>("--budgets") { Description = "The project's budgets.json: its noise thresholds set the smallest change point of each timed budget, up to its kind's default (default: the noise each run recorded, else a table per kind)." };
-        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken, budgets };
+        var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken, budgets,
+            postgresFile, trustedProxies, allowedHosts, certificate, certificateKey };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
-            var connectionString = parseResult.GetValue(postgres) ?? (LooksLikeConnectionString(file) ? file : null);
+            var inline = parseResult.GetValue(postgres) ?? (LooksLikeConnectionString(file) ? file : null);
+            string? connectionString;
+            try
+            {
+                connectionString = PostgresConnectionString.Resolve(inline, parseResult.GetValue(postgresFile), Environment.GetEnvironmentVariable);
+            }
+            catch (ArgumentException e)
+            {
+                throw new ToolInputException(e.Message, e);
+            }
+
+            if (inline is not null && PostgresConnectionString.HoldsPassword(inline))
+            {
+                Console.Error.WriteLine("perfbudgets serve: warning: the connection string on the command line holds a password, which every process listing shows; use --postgres-file or PERFBUDGETS_POSTGRES.");
+            }
+
             var options = new ResultsServerOptions
             {
                 DatabasePath = file,
@@ -44,8 +66,23 @@ internal static class ServeCommand
                 BudgetsFile = parseResult.GetValue(budgets) is { } path
                     ? File.Exists(path) ? path : throw new ToolInputException($"--budgets '{Path.GetFullPath(path)}' does not exist.")
                     : null,
+                TrustedProxies = parseResult.GetValue(trustedProxies) ?? [],
+                AllowedHosts = parseResult.GetValue(allowedHosts) is { Length: > 0 } hosts ? hosts : null,
+                CertificatePath = parseResult.GetValue(certificate),
+                CertificateKeyPath = parseResult.GetValue(certificateKey),
             };
-            await using var server = ResultsServer.Create(options);
+            ResultsServer created;
+            try
+            {
+                created = ResultsServer.Create(options);
+            }
+            catch (ArgumentException e)
+            {
+                // A setting out of range (ResultsServerOptions.Validate) is the command line's mistake.
+                throw new ToolInputException(e.Message, e);
+            }
+
+            await using var server = created;
             if (parseResult.GetValue(addProject) is { } project)
             {
                 Console.WriteLine(await TokenAdministration.AddProjectAsync(server.Storage, project, cancellationToken));
