@@ -146,6 +146,8 @@ internal static class ResultsEndpoints
     {
         if (context.RequestServices.GetRequiredService<ResultsServerOptions>().ReadTokenRequired)
         {
+            // What only a token reads is kept by no cache: not the browser's (a shared machine's back button), not a proxy's.
+            context.Response.Headers.CacheControl = "no-store";
             await AuthorizeAsync(context, storage, project, reading: true, fromCookie);
             return;
         }

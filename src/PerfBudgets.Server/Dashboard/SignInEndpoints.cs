@@ -23,7 +23,7 @@ internal static class SignInEndpoints
     public const string CookieName = "perfbudgets-read";
 
     /// <summary>The sign-in page's policy: the dashboard's, but its one form may post back to this server.</summary>
-    public const string ContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'";
+    public const string ContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
     public static void Map(IEndpointRouteBuilder routes)
     {
