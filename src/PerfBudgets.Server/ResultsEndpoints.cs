@@ -160,10 +160,22 @@ internal static class ResultsEndpoints
 
     // 401 without a token, 403 with a wrong one; an unknown project answers 403 as a wrong token does, so that a writer
     // without a token cannot list projects. Writing takes only a bearer token, never the sign-in cookie, so that another
-    // site cannot make a signed-in browser upload.
+    // site cannot make a signed-in browser upload. A page (fromCookie) also takes the sign-in's session, checked against
+    // the project's current read-only token: an expired or replaced one is 401, for the page to offer the sign-in again.
     private static async Task AuthorizeAsync(HttpContext context, IResultsStorage storage, string project, bool reading = false, bool fromCookie = false)
     {
-        var presented = BearerToken(context.Request) ?? (fromCookie ? Dashboard.SignInEndpoints.CookieToken(context.Request) : null);
+        var presented = BearerToken(context.Request);
+        if (presented is null && fromCookie && Dashboard.SignInEndpoints.CookieSession(context.Request) is { } session)
+        {
+            if (await storage.ReadTokenHashAsync(project, context.RequestAborted) is { } readHash
+                && Tokens.DashboardSession.IsValid(session, project, readHash, DateTimeOffset.UtcNow))
+            {
+                return;
+            }
+
+            throw new ServerInputException(StatusCodes.Status401Unauthorized, "The sign-in has expired, or the project's read-only token has been replaced: sign in again.");
+        }
+
         if (presented is null)
         {
             context.Response.Headers.WWWAuthenticate = "Bearer";

@@ -106,6 +106,12 @@ internal sealed record ResultsServerOptions
         Uri.TryCreate(url.Trim(), UriKind.Absolute, out var uri)
         && (uri.IsLoopback || (System.Net.IPAddress.TryParse(uri.Host.Trim('[', ']'), out var address) && System.Net.IPAddress.IsLoopback(address)));
 
+    /// <summary>
+    /// How long a dashboard sign-in lasts (<see cref="Tokens.DashboardSession"/>): 12 hours, a working day; the cookie
+    /// also ends with the browser session.
+    /// </summary>
+    public TimeSpan SignInLifetime { get; init; } = TimeSpan.FromHours(12);
+
     /// <summary>Throws when a setting is out of range, naming it.</summary>
     public void Validate()
     {
@@ -114,6 +120,7 @@ internal sealed record ResultsServerOptions
         Positive(MaxResultsPerUpload, nameof(MaxResultsPerUpload));
         Positive(MaxAncestryPerUpload, nameof(MaxAncestryPerUpload));
         Positive(MaxAncestorDepth, nameof(MaxAncestorDepth));
+        Positive(SignInLifetime.Ticks, nameof(SignInLifetime));
         foreach (var proxy in TrustedProxies)
         {
             if (!System.Net.IPAddress.TryParse(proxy, out _) && !System.Net.IPNetwork.TryParse(proxy, out _))
