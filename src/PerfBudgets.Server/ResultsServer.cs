@@ -28,6 +28,9 @@ internal sealed class ResultsServer : IAsyncDisposable
     /// <summary>The storage the server writes to (tests read it back directly).</summary>
     public IResultsStorage Storage { get; }
 
+    /// <summary>The change points kept between uploads (tests count its computations).</summary>
+    internal Changes.ChangePointCache ChangePoints => _app.Services.GetRequiredService<Changes.ChangePointCache>();
+
     /// <summary>The address actually bound (port 0 resolved), once started.</summary>
     public Uri Address => new(_app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First());
 
@@ -61,6 +64,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.Services.AddSingleton(options.BudgetsFile is { } budgets
             ? new Changes.ShiftThresholds(PerfBudgets.Budgets.BudgetBook.Load(budgets, PerfBudgets.Budgets.HarnessEnvironment.Profile))
             : Changes.ShiftThresholds.Defaults);
+        builder.Services.AddSingleton(new Changes.ChangePointCache(options.MaxCachedChangeSets));
         builder.Services.AddProblemDetails();
         var allowedHosts = options.EffectiveAllowedHosts();
         if (allowedHosts is not null)

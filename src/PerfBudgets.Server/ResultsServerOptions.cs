@@ -112,6 +112,17 @@ internal sealed record ResultsServerOptions
     /// </summary>
     public TimeSpan SignInLifetime { get; init; } = TimeSpan.FromHours(12);
 
+    /// <summary>
+    /// How many change-point answers the server keeps between uploads (<see cref="Changes.ChangePointCache"/>): 1,024,
+    /// far more than a team's projects × branches × budgets that are read; past it the cache starts again empty.
+    /// </summary>
+    public int MaxCachedChangeSets { get; init; } = 1_024;
+
+    /// <summary>
+    /// How many runs a budget's dashboard page shows at a time, in its chart and its table (older ones a link away): 200.
+    /// </summary>
+    public int RunsPerPage { get; init; } = 200;
+
     /// <summary>Throws when a setting is out of range, naming it.</summary>
     public void Validate()
     {
@@ -121,6 +132,8 @@ internal sealed record ResultsServerOptions
         Positive(MaxAncestryPerUpload, nameof(MaxAncestryPerUpload));
         Positive(MaxAncestorDepth, nameof(MaxAncestorDepth));
         Positive(SignInLifetime.Ticks, nameof(SignInLifetime));
+        Positive(MaxCachedChangeSets, nameof(MaxCachedChangeSets));
+        Positive(RunsPerPage, nameof(RunsPerPage));
         foreach (var proxy in TrustedProxies)
         {
             if (!System.Net.IPAddress.TryParse(proxy, out _) && !System.Net.IPNetwork.TryParse(proxy, out _))

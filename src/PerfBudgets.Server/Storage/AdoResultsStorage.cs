@@ -12,6 +12,12 @@ namespace PerfBudgets.Server.Storage;
 /// </summary>
 internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
 {
+    // The columns a series point is read from (ReadSeriesAsync), in its order.
+    private const string SeriesColumns = """
+        r.id, r.commit_sha, r.branch, r.uploaded_utc, r.runtime, r.valgrind_version, x.kind, x.unit, x.measured, x.limit_value, x.verdict,
+               x.noise, x.noise_absolute, x.measured_utc
+        """;
+
     // A write that lost a deadlock or a serialization race to another upload is tried again, whole, this many times.
     private const int WriteAttempts = 3;
 
@@ -206,9 +212,8 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
     public async Task<IReadOnlyList<SeriesPoint>> GetSeriesAsync(string project, string budget, string? branch, CancellationToken cancellationToken)
     {
         await using var connection = await OpenAsync(cancellationToken);
-        await using var command = Command(connection, null, """
-            SELECT r.id, r.commit_sha, r.branch, r.uploaded_utc, r.runtime, r.valgrind_version, x.kind, x.unit, x.measured, x.limit_value, x.verdict,
-                   x.noise, x.noise_absolute, x.measured_utc
+        await using var command = Command(connection, null, $"""
+            SELECT {SeriesColumns}
             FROM results x JOIN runs r ON r.id = x.run_id JOIN projects p ON p.id = r.project_id
             WHERE p.name = @project AND x.budget = @budget AND (@branch IS NULL OR r.branch = @branch)
             ORDER BY r.id
@@ -216,6 +221,48 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
         Add(command, "@project", project, DbType.String);
         Add(command, "@budget", budget, DbType.String);
         Add(command, "@branch", branch, DbType.String);
+        return await ReadSeriesAsync(command, cancellationToken);
+    }
+
+    public async Task<SeriesPage> GetSeriesPageAsync(string project, string budget, string branch, int count, long? beforeRunId,
+        CancellationToken cancellationToken)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(count);
+        await using var connection = await OpenAsync(cancellationToken);
+        // One run more than the page, the one before it, so that the page's first point knows whether the limit or the
+        // runtime changed there; it is read and dropped.
+        await using var command = Command(connection, null, $"""
+            SELECT * FROM (
+                SELECT {SeriesColumns}
+                FROM results x JOIN runs r ON r.id = x.run_id JOIN projects p ON p.id = r.project_id
+                WHERE p.name = @project AND x.budget = @budget AND r.branch = @branch AND (@before IS NULL OR r.id < @before)
+                ORDER BY r.id DESC
+                LIMIT @count
+            ) page ORDER BY 1
+            """);
+        Add(command, "@project", project, DbType.String);
+        Add(command, "@budget", budget, DbType.String);
+        Add(command, "@branch", branch, DbType.String);
+        Add(command, "@before", beforeRunId, DbType.Int64);
+        Add(command, "@count", count + 1, DbType.Int32);
+        var page = await ReadSeriesAsync(command, cancellationToken);
+        return page.Count > count ? new SeriesPage(page.Skip(1).ToList(), HasOlder: true) : new SeriesPage(page, HasOlder: false);
+    }
+
+    public async Task<(long NewestRunId, long Runs)> RunsVersionAsync(string project, CancellationToken cancellationToken)
+    {
+        await using var connection = await OpenAsync(cancellationToken);
+        await using var command = Command(connection, null, """
+            SELECT COALESCE(MAX(r.id), 0), COUNT(r.id) FROM runs r JOIN projects p ON p.id = r.project_id WHERE p.name = @project
+            """);
+        Add(command, "@project", project, DbType.String);
+        await using var reader = await command.ExecuteReaderAsync(cancellationToken);
+        await reader.ReadAsync(cancellationToken);
+        return (reader.GetInt64(0), reader.GetInt64(1));
+    }
+
+    private static async Task<List<SeriesPoint>> ReadSeriesAsync(DbCommand command, CancellationToken cancellationToken)
+    {
         var series = new List<SeriesPoint>();
         await using var reader = await command.ExecuteReaderAsync(cancellationToken);
         while (await reader.ReadAsync(cancellationToken))

@@ -60,6 +60,20 @@ internal interface IResultsStorage
     /// </summary>
     Task<IReadOnlyList<SeriesPoint>> GetSeriesAsync(string project, string budget, string? branch, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// The newest <paramref name="count"/> runs of <paramref name="project"/> with budget <paramref name="budget"/> on
+    /// <paramref name="branch"/> older than run <paramref name="beforeRunId"/> (the newest when null), oldest first, each
+    /// point's <see cref="SeriesPoint.LimitChanged"/> and <see cref="SeriesPoint.RuntimeChanged"/> against the run before
+    /// it even where that run is on the previous page.
+    /// </summary>
+    Task<SeriesPage> GetSeriesPageAsync(string project, string budget, string branch, int count, long? beforeRunId, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The project's newest run id and number of runs: what an upload (or a pruning) changes, so what a cached answer
+    /// computed from its runs is kept under (<see cref="Changes.ChangePointCache"/>); (0, 0) for a project without runs.
+    /// </summary>
+    Task<(long NewestRunId, long Runs)> RunsVersionAsync(string project, CancellationToken cancellationToken);
+
     /// <summary>Every project, by name, with its number of runs and its last upload.</summary>
     Task<IReadOnlyList<ProjectSummary>> ListProjectsAsync(CancellationToken cancellationToken);
 
