@@ -65,6 +65,12 @@ internal sealed class ResultsServer : IAsyncDisposable
             ? new Changes.ShiftThresholds(PerfBudgets.Budgets.BudgetBook.Load(budgets, PerfBudgets.Budgets.HarnessEnvironment.Profile))
             : Changes.ShiftThresholds.Defaults);
         builder.Services.AddSingleton(new Changes.ChangePointCache(options.MaxCachedChangeSets));
+        if (options.Prunes)
+        {
+            builder.Services.AddSingleton(TimeProvider.System);
+            builder.Services.AddHostedService<Retention>();
+        }
+
         builder.Services.AddProblemDetails();
         var allowedHosts = options.EffectiveAllowedHosts();
         if (allowedHosts is not null)

@@ -123,6 +123,24 @@ internal sealed record ResultsServerOptions
     /// </summary>
     public int RunsPerPage { get; init; } = 200;
 
+    /// <summary>
+    /// Runs uploaded more than this many days ago are deleted (each branch's newest run is kept); null (the default)
+    /// keeps every run. Applied on start and every <see cref="PruneInterval"/>.
+    /// </summary>
+    public int? RetainDays { get; init; }
+
+    /// <summary>
+    /// Runs beyond the newest this many of their branch are deleted; null (the default) keeps every run. Applied on
+    /// start and every <see cref="PruneInterval"/>.
+    /// </summary>
+    public int? RetainRunsPerBranch { get; init; }
+
+    /// <summary>How often a server with <see cref="RetainDays"/> or <see cref="RetainRunsPerBranch"/> prunes: hourly.</summary>
+    public TimeSpan PruneInterval { get; init; } = TimeSpan.FromHours(1);
+
+    /// <summary>True when a retention setting is given.</summary>
+    public bool Prunes => RetainDays is not null || RetainRunsPerBranch is not null;
+
     /// <summary>Throws when a setting is out of range, naming it.</summary>
     public void Validate()
     {
@@ -134,6 +152,16 @@ internal sealed record ResultsServerOptions
         Positive(SignInLifetime.Ticks, nameof(SignInLifetime));
         Positive(MaxCachedChangeSets, nameof(MaxCachedChangeSets));
         Positive(RunsPerPage, nameof(RunsPerPage));
+        Positive(PruneInterval.Ticks, nameof(PruneInterval));
+        if (RetainDays is { } days)
+        {
+            Positive(days, nameof(RetainDays));
+        }
+
+        if (RetainRunsPerBranch is { } runs)
+        {
+            Positive(runs, nameof(RetainRunsPerBranch));
+        }
         foreach (var proxy in TrustedProxies)
         {
             if (!System.Net.IPAddress.TryParse(proxy, out _) && !System.Net.IPNetwork.TryParse(proxy, out _))

@@ -23,6 +23,9 @@ internal static class ServeCommand
         var trustedProxies = new Option<string[]>("--trusted-proxy") { Description = "A reverse proxy (IP address or network, e.g. 10.0.0.0/8) whose X-Forwarded-For/-Proto/-Host are believed; repeat for several. Default: none.", AllowMultipleArgumentsPerToken = true };
         var allowedHosts = new Option<string[]>("--allowed-host") { Description = "A host name requests may name (*.example.com allowed; * for any); repeat for several. Default: localhost and loopback addresses on a loopback server, else any.", AllowMultipleArgumentsPerToken = true };
         var certificate = new Option<string?>("--certificate") { Description = "The certificate (PEM or PFX) for an https:// --url." };
+        var retainDays = new Option<int?>("--retain-days") { Description = "Delete runs uploaded more than this many days ago (each branch's newest run is kept), on start and hourly. Default: keep every run." };
+        var retainRuns = new Option<int?>("--retain-runs-per-branch") { Description = "Delete runs beyond the newest this many of their branch, on start and hourly. Default: keep every run." };
+        var prune = new Option<bool>("--prune") { Description = "Delete the runs --retain-days and --retain-runs-per-branch name, print how many, and exit." };
         var certificateKey = new Option<string?>("--certificate-key") { Description = "The PEM private key of --certificate, where the certificate file does not hold it." };
         var url = new Option<string>("--url") { Description = "Where to listen.", DefaultValueFactory = _ => ResultsServerOptions.DefaultUrl };
         var maxUpload = new Option<long>("--max-upload-bytes") { Description = "The largest upload accepted, in bytes.", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytes };
@@ -35,7 +38,7 @@ internal static class ServeCommand
         var revokeReadToken = new Option<string?>("--revoke-read-token") { Description = "Revoke this project's read-only token (and the dashboard sessions signed in with it) and exit." };
         var budgets = new Option<string?>("--budgets") { Description = "The project's budgets.json: its noise thresholds set the smallest change point of each timed budget, up to its kind's default (default: the noise each run recorded, else a table per kind)." };
         var command = new Command("serve", "Serves the results server: uploaded runs and the baseline of any commit.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken, budgets,
-            postgresFile, trustedProxies, allowedHosts, certificate, certificateKey };
+            postgresFile, trustedProxies, allowedHosts, certificate, certificateKey, retainDays, retainRuns, prune };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -70,7 +73,14 @@ internal static class ServeCommand
                 AllowedHosts = parseResult.GetValue(allowedHosts) is { Length: > 0 } hosts ? hosts : null,
                 CertificatePath = parseResult.GetValue(certificate),
                 CertificateKeyPath = parseResult.GetValue(certificateKey),
+                RetainDays = parseResult.GetValue(retainDays),
+                RetainRunsPerBranch = parseResult.GetValue(retainRuns),
             };
+            if (parseResult.GetValue(prune) && !options.Prunes)
+            {
+                throw new ToolInputException("--prune needs --retain-days or --retain-runs-per-branch to say which runs go.");
+            }
+
             ResultsServer created;
             try
             {
@@ -83,6 +93,14 @@ internal static class ServeCommand
             }
 
             await using var server = created;
+            if (parseResult.GetValue(prune))
+            {
+                var deleted = await Retention.PruneAsync(server.Storage, options, DateTimeOffset.UtcNow, cancellationToken);
+                Console.WriteLine(deleted);
+                Console.Error.WriteLine($"perfbudgets serve: deleted {deleted} runs.");
+                return 0;
+            }
+
             if (parseResult.GetValue(addProject) is { } project)
             {
                 Console.WriteLine(await TokenAdministration.AddProjectAsync(server.Storage, project, cancellationToken));

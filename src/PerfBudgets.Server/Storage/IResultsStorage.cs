@@ -74,6 +74,13 @@ internal interface IResultsStorage
     /// </summary>
     Task<(long NewestRunId, long Runs)> RunsVersionAsync(string project, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// Deletes, in every project, the runs (with their results and parents) uploaded before <paramref name="uploadedBefore"/>
+    /// and those beyond the newest <paramref name="keepPerBranch"/> of their branch (null: no such bound), but never a
+    /// branch's newest run; returns how many were deleted. The commit graph is kept.
+    /// </summary>
+    Task<int> PruneAsync(DateTimeOffset? uploadedBefore, int? keepPerBranch, CancellationToken cancellationToken);
+
     /// <summary>Every project, by name, with its number of runs and its last upload.</summary>
     Task<IReadOnlyList<ProjectSummary>> ListProjectsAsync(CancellationToken cancellationToken);
 
