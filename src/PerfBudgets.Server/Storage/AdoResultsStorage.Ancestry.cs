@@ -19,22 +19,26 @@ internal abstract partial class AdoResultsStorage
         var known = new StringBuilder();
         for (var i = 0; i < knownParents.Count; i++)
         {
-            known.Append(CultureInfo.InvariantCulture, $"    UNION SELECT @known{i}, 1\n");
+            known.Append(CultureInfo.InvariantCulture, $"    UNION SELECT p.id, @known{i}, 1 FROM project p\n");
         }
 
+        // The project's id rides along as a column of the walk, so that each step's look-up of a commit's parents is
+        // keyed by the row being walked: with the id as a constant, SQLite 3.53 planned the step as a scan of the
+        // project's whole graph per row (300 ms for 1,000 generations of 5,000 edges, against 2 ms).
         await using var connection = await OpenAsync(cancellationToken);
         await using var command = Command(connection, null, $"""
-            WITH RECURSIVE walk(sha, depth) AS (
-                SELECT c.parent_sha, 1 FROM commit_parents c
-                WHERE c.project_id = (SELECT id FROM projects WHERE name = @project) AND c.commit_sha = @commit
+            WITH RECURSIVE project(id) AS (SELECT id FROM projects WHERE name = @project),
+            walk(project_id, sha, depth) AS (
+                SELECT c.project_id, c.parent_sha, 1 FROM commit_parents c JOIN project p ON c.project_id = p.id
+                WHERE c.commit_sha = @commit
             {known}    UNION
-                SELECT c.parent_sha, w.depth + 1 FROM walk w JOIN commit_parents c ON c.commit_sha = w.sha
-                WHERE c.project_id = (SELECT id FROM projects WHERE name = @project) AND w.depth < @maxDepth
-                  AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.project_id = c.project_id AND r.commit_sha = w.sha)
+                SELECT c.project_id, c.parent_sha, w.depth + 1 FROM walk w JOIN commit_parents c ON c.project_id = w.project_id AND c.commit_sha = w.sha
+                WHERE w.depth < @maxDepth
+                  AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.project_id = w.project_id AND r.commit_sha = w.sha)
             )
             SELECT w.sha FROM walk w
             WHERE w.sha <> @commit
-              AND EXISTS (SELECT 1 FROM runs r WHERE r.project_id = (SELECT id FROM projects WHERE name = @project) AND r.commit_sha = w.sha)
+              AND EXISTS (SELECT 1 FROM runs r WHERE r.project_id = w.project_id AND r.commit_sha = w.sha)
             ORDER BY w.depth, w.sha
             LIMIT 1
             """);
