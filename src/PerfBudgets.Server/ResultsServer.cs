@@ -1,3 +1,4 @@
+using System.Threading.RateLimiting;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -64,13 +65,23 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.Services.AddSingleton(options.BudgetsFile is { } budgets
             ? new Changes.ShiftThresholds(PerfBudgets.Budgets.BudgetBook.Load(budgets, PerfBudgets.Budgets.HarnessEnvironment.Profile))
             : Changes.ShiftThresholds.Defaults);
-        builder.Services.AddSingleton(new Changes.ChangePointCache(options.MaxCachedChangeSets));
+        builder.Services.AddSingleton(new Changes.ChangePointCache(options.MaxCachedChangeSets, options.ChangePointWait));
         if (options.Prunes)
         {
             builder.Services.AddSingleton(TimeProvider.System);
             builder.Services.AddHostedService<Retention>();
         }
 
+        builder.Services.AddRateLimiter(limiter =>
+        {
+            limiter.GlobalLimiter = ReadLimiter(options);
+            limiter.OnRejected = (rejected, _) =>
+            {
+                rejected.HttpContext.Response.StatusCode = StatusCodes.Status503ServiceUnavailable;
+                rejected.HttpContext.Response.Headers.RetryAfter = "1";
+                return ValueTask.CompletedTask;
+            };
+        });
         builder.Services.AddProblemDetails();
         var allowedHosts = options.EffectiveAllowedHosts();
         if (allowedHosts is not null)
@@ -93,12 +104,29 @@ internal sealed class ResultsServer : IAsyncDisposable
             app.UseHostFiltering();
         }
 
+        app.UseRateLimiter();
+
         ResultsEndpoints.Map(app);
         Dashboard.DashboardEndpoints.Map(app);
         Dashboard.SignInEndpoints.Map(app);
         Changes.ChangesEndpoints.Map(app);
         return new ResultsServer(app, storage);
     }
+
+    // Every request but an upload shares one concurrency limit; uploads are never queued behind readers.
+    private static PartitionedRateLimiter<HttpContext> ReadLimiter(ResultsServerOptions options) =>
+        PartitionedRateLimiter.Create<HttpContext, string>(context => IsUpload(context.Request)
+            ? RateLimitPartition.GetNoLimiter("uploads")
+            : RateLimitPartition.GetConcurrencyLimiter("reads", _ => new ConcurrencyLimiterOptions
+            {
+                PermitLimit = options.MaxConcurrentReads,
+                QueueLimit = options.MaxQueuedReads,
+                QueueProcessingOrder = QueueProcessingOrder.OldestFirst,
+            }));
+
+    private static bool IsUpload(HttpRequest request) =>
+        HttpMethods.IsPost(request.Method) && request.Path.StartsWithSegments("/api/projects", StringComparison.Ordinal)
+        && request.Path.Value!.EndsWith("/runs", StringComparison.Ordinal);
 
     // Only the proxies named: ASP.NET Core's defaults would also believe any loopback client.
     private static ForwardedHeadersOptions ForwardedHeaders(IReadOnlyList<string> trustedProxies)

@@ -119,6 +119,19 @@ internal sealed record ResultsServerOptions
     public int MaxCachedChangeSets { get; init; } = 1_024;
 
     /// <summary>
+    /// How many of a series' newest runs the change points are searched in: 500, months of a busy branch's CI. The
+    /// search grows faster than the runs (20 budgets of 2,000 runs took 3.3 s of a core, once per upload), and a shift
+    /// older than that is history the pull requests no longer ask about.
+    /// </summary>
+    public int ChangePointRuns { get; init; } = 500;
+
+    /// <summary>
+    /// How long a reader waits for change points being computed after an upload before it is given the previous
+    /// answer (stale by that upload): 1 second, longer than a search of a few thousand runs takes on an idle machine.
+    /// </summary>
+    public TimeSpan ChangePointWait { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
     /// How many runs a budget's dashboard page shows at a time, in its chart and its table (older ones a link away): 200.
     /// </summary>
     public int RunsPerPage { get; init; } = 200;
@@ -141,6 +154,16 @@ internal sealed record ResultsServerOptions
     /// <summary>True when a retention setting is given.</summary>
     public bool Prunes => RetainDays is not null || RetainRunsPerBranch is not null;
 
+    /// <summary>
+    /// How many reads (API reads, dashboard pages, sign-ins: every request but an upload) the server works on at once:
+    /// twice the cores, at least 4. More wait in a queue, oldest first, so that readers, however many, leave the cores,
+    /// the thread pool and the database's connections to the uploads, which are never queued.
+    /// </summary>
+    public int MaxConcurrentReads { get; init; } = Math.Max(4, 2 * Environment.ProcessorCount);
+
+    /// <summary>How many reads may wait for one of <see cref="MaxConcurrentReads"/>: 256; past that a read is 503 with <c>Retry-After</c>.</summary>
+    public int MaxQueuedReads { get; init; } = 256;
+
     /// <summary>Throws when a setting is out of range, naming it.</summary>
     public void Validate()
     {
@@ -151,7 +174,14 @@ internal sealed record ResultsServerOptions
         Positive(MaxAncestorDepth, nameof(MaxAncestorDepth));
         Positive(SignInLifetime.Ticks, nameof(SignInLifetime));
         Positive(MaxCachedChangeSets, nameof(MaxCachedChangeSets));
+        Positive(ChangePointRuns, nameof(ChangePointRuns));
+        Positive(ChangePointWait.Ticks, nameof(ChangePointWait));
         Positive(RunsPerPage, nameof(RunsPerPage));
+        Positive(MaxConcurrentReads, nameof(MaxConcurrentReads));
+        if (MaxQueuedReads < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(MaxQueuedReads), MaxQueuedReads, "MaxQueuedReads cannot be negative.");
+        }
         Positive(PruneInterval.Ticks, nameof(PruneInterval));
         if (RetainDays is { } days)
         {

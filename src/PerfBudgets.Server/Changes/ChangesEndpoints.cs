@@ -50,7 +50,8 @@ internal static class ChangesEndpoints
         var question = string.Create(CultureInfo.InvariantCulture, $"changes\n{project}\n{branch}\n{last}\n{settings.MinSegmentLength}\n{settings.MinRelativeShift:R}");
         // Not the request's cancellation: the computation may be shared with other requests asking the same.
         var changes = await cache.GetOrComputeAsync(question, await storage.RunsVersionAsync(project, context.RequestAborted),
-            () => ProjectChanges.FindAsync(storage, project, branch, last, new ChangePointFinder(settings), thresholds, CancellationToken.None));
+            () => ProjectChanges.FindAsync(storage, project, branch, last, new ChangePointFinder(settings), thresholds,
+                context.RequestServices.GetRequiredService<ResultsServerOptions>().ChangePointRuns, CancellationToken.None));
         return Results.Json(new
         {
             project,

@@ -24,7 +24,7 @@ internal static class BudgetPage
         var back = $"/projects/{HtmlPage.Segment(project)}?branch={HtmlPage.Segment(branch)}";
         body.Append(Invariant($"<p><a href=\"{HtmlPage.Encode(back)}\">{HtmlPage.Encode(project)}</a> / {HtmlPage.Encode(branch)}</p>"));
         var latest = series[^1];
-        body.Append(Invariant($"<h1>{HtmlPage.Encode(budget)}</h1><p class=\"muted\">{HtmlPage.Encode(latest.Kind)}, {HtmlPage.Encode(latest.Unit)}; {marks.Runs} runs."));
+        body.Append(Invariant($"<h1>{HtmlPage.Encode(budget)}</h1><p class=\"muted\">{HtmlPage.Encode(latest.Kind)}, {HtmlPage.Encode(latest.Unit)}; {series.Count} runs{(page.HasOlder ? " shown of more" : "")}."));
         if (page.HasOlder || newer)
         {
             var self = $"/projects/{HtmlPage.Segment(project)}/budgets/{HtmlPage.Segment(budget)}?branch={HtmlPage.Segment(branch)}";
@@ -56,6 +56,7 @@ internal static class BudgetPage
         }
 
         body.Append(Invariant($"<h2>Change points ({changePoints.Count})</h2>"));
+        body.Append(Invariant($"<p class=\"muted\">Searched in the newest {marks.Runs} runs.</p>"));
         body.Append(changePoints.Count == 0
             ? "<p class=\"muted\">None found.</p>"
             : "<ul class=\"change-points\">" + string.Concat(changePoints.Select(c =>

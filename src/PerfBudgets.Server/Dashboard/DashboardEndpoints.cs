@@ -45,11 +45,12 @@ internal static class DashboardEndpoints
                 throw new ServerInputException(StatusCodes.Status404NotFound, $"Project '{project}' has no run with budget '{name}' on branch '{branch}'.");
             }
 
-            // The whole series is read and searched for change points once per upload, not for every page view.
+            // The series' newest ChangePointRuns are read and searched for change points once per upload, not per page view.
             var thresholds = context.RequestServices.GetRequiredService<Changes.ShiftThresholds>();
             var marks = await context.RequestServices.GetRequiredService<Changes.ChangePointCache>().GetOrComputeAsync(
                 $"marks\n{project}\n{branch}\n{name}", await storage.RunsVersionAsync(project, context.RequestAborted),
-                async () => ChangePointMarks.ForSeries(name, await storage.GetSeriesAsync(project, name, branch, CancellationToken.None), thresholds));
+                async () => ChangePointMarks.ForSeries(name,
+                    (await storage.GetSeriesPageAsync(project, name, branch, options.ChangePointRuns, null, CancellationToken.None)).Points, thresholds));
             return BudgetPage.Render(project, name, branch, page, marks, newer: before is not null, options.CommitUrlTemplate);
         }));
     }

@@ -7,6 +7,6 @@ namespace PerfBudgets.Server.Dashboard;
 /// (<see cref="ChangePointCache"/>) while the page itself reads only its runs: how many runs there are, and the change
 /// points, each with the id of the run it is at.
 /// </summary>
-/// <param name="Runs">The number of runs of the budget on the branch.</param>
+/// <param name="Runs">The number of runs searched (the newest <see cref="ResultsServerOptions.ChangePointRuns"/> at most).</param>
 /// <param name="ChangePoints">The change points (<see cref="ChangePointMarks.Find"/>), oldest first, with the run each is at.</param>
 internal sealed record SeriesMarks(int Runs, IReadOnlyList<(long RunId, ChangePoint Change)> ChangePoints);

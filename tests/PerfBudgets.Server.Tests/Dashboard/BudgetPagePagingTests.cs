@@ -24,7 +24,7 @@ public sealed partial class BudgetPagePagingTests
         using var bad = await server.Http.GetAsync(page + "?before=x", Cancellation);
 
         RunRows(newest).Should().Equal("5", "4", "3");
-        newest.Should().Contain("5 runs.").And.Contain("Shown: runs 3 to 5 (3).").And.NotContain("class=\"newest\"");
+        newest.Should().Contain("3 runs shown of more.").And.Contain("Shown: runs 3 to 5 (3).").And.NotContain("class=\"newest\"");
         older.Should().EndWith("?branch=main&before=3");
         RunRows(oldest).Should().Equal("2", "1");
         oldest.Should().Contain("class=\"newest\"").And.NotContain("class=\"older\"");
