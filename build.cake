@@ -3,7 +3,8 @@
 // --baseline=PATH (PERF_BASELINE: compare with an earlier results.json), --baseline-ref=REF (the Baseline target's
 // branch to take the merge base with, default main); the Load.* targets' own arguments are listed beside them.
 // No #addin or #tool directives: everything here runs offline with the SDK and Cake's built-in aliases. This script
-// orchestrates: the programs it runs are the perfbudgets tool's commands (src/PerfBudgets.Tool) and the scripts in
+// orchestrates: the programs it runs are the perfbudgets tool's commands (src/PerfBudgets.Tool), the results server
+// (src/PerfBudgets.Server), this repository's own tooling (build/PerfGate.Build: docs, crosscheck) and the scripts in
 // build/ and load/locust/.
 
 var target = Argument("target", "Default");
@@ -28,8 +29,10 @@ var commit = EnvironmentVariable(CommitVariable) ?? Git("rev-parse HEAD");
 var solution = File("./PerfGate.slnx");
 // The target framework of every project, from the one place that sets it.
 var framework = XmlPeek(File("./Directory.Build.props"), "/Project/PropertyGroup/TargetFramework");
-// The perfbudgets tool (report, compare, load, crosscheck, locust, record, propose, docs, baseline-run), run from source.
+// The perfbudgets tool (report, compare, load, locust, record, propose, baseline-run, upload, ...), run from source.
 var tool = File("./src/PerfBudgets.Tool/PerfBudgets.Tool.csproj");
+// This repository's own tooling, in no package: the generated doc tables (docs) and the wrk cross-check (crosscheck).
+var repositoryTool = File("./build/PerfGate.Build/PerfGate.Build.csproj");
 var artifacts = Directory("./artifacts");
 var testResults = artifacts + Directory("test-results");
 var budgetResults = artifacts + Directory("budgets");
@@ -48,8 +51,9 @@ var locustOptions = new[] { ("expect-workers", locustWorkers.ToString()), ("mast
     ("users", "16"), ("locust-seconds", "10"), ("locust-warmup-seconds", "3") }
     .Select(o => (o.Item1, Argument(o.Item1, o.Item2))).ToList();
 
-// A built program's assembly, e.g. src/SystemUnderTest/bin/Release/net10.0/SystemUnderTest.dll.
-string Program(string project, string config) => MakeAbsolute(File($"./src/{project}/bin/{config}/{framework}/{project}.dll")).FullPath;
+// A built program's assembly, e.g. src/SystemUnderTest/bin/Release/net10.0/SystemUnderTest.dll (build/ for this
+// repository's own tooling).
+string Program(string project, string config, string folder = "src") => MakeAbsolute(File($"./{folder}/{project}/bin/{config}/{framework}/{project}.dll")).FullPath;
 
 // The environment the suites and the tool's commands are given: the profile, the run, the commit, the baseline.
 Dictionary<string, string> PerfEnvironment(string baselinePath)
@@ -149,10 +153,15 @@ Task("Clean.Results")
     DeleteDirectories(GetDirectories($"{budgetResults}/*"), new DeleteDirectorySettings { Recursive = true, Force = true });
 });
 
+Task("Setup")
+    .Description("Installs the Debian packages the suites need when they are missing (build/setup.sh: Valgrind, PostgreSQL, chromium; as root or with passwordless sudo), or names each missing one with how to get it and stops before anything runs. The first step of Default.")
+    .Does(() => Run("bash", new ProcessArgumentBuilder().AppendQuoted(MakeAbsolute(File("./build/setup.sh")).FullPath)));
+
 Task("Build").Does(() => DotNetBuild(solution, new DotNetBuildSettings { Configuration = configuration }));
 
-// Test.PerfBudgets, Test.Correctness, Test.Alloc, Test.Cpu, Test.Load: one suite each, in this order, each project of a suite in turn.
-var suites = new[] { "PerfBudgets", "Correctness", "Alloc", "Cpu", "Load" };
+// Test.PerfBudgets, Test.Build, Test.Correctness, Test.Alloc, Test.Cpu, Test.Load: one suite each, in this order, each
+// project of a suite in turn (Build: the tests of this repository's own tooling, tests/Build).
+var suites = new[] { "PerfBudgets", "Build", "Correctness", "Alloc", "Cpu", "Load" };
 // Asked for alone, a suite's target fails when one of its projects did; under Test or Default the rest run first.
 foreach (var suite in suites) Task("Test." + suite).Description("Runs " + string.Join(", ", SuiteProjects(suite).Select(p => p.GetFilename()))).IsDependentOn("Build")
     .Does(() => { RunSuite(suite); if (string.Equals(target, "Test." + suite, StringComparison.OrdinalIgnoreCase)) FailIfAnySuiteFailed(); });
@@ -161,11 +170,11 @@ var test = Task("Test").IsDependentOn("Clean.Results").Does(() => FailIfAnySuite
 foreach (var suite in suites) test.IsDependentOn("Test." + suite);
 
 Task("Pack")
-    .Description("Writes the PerfBudgets packages (the core and its add-ons) with their symbols packages, and the PerfBudgets.Tool package (the perfbudgets dotnet tool), to artifacts/packages.")
+    .Description("Writes the PerfBudgets packages (the core and its add-ons) with their symbols packages, the PerfBudgets.Tool package (the perfbudgets dotnet tool) and the PerfBudgets.Server package (the perfbudgets-server dotnet tool), to artifacts/packages.")
     .Does(() =>
 {
     CleanDirectory(packages);
-    foreach (var project in new[] { "PerfBudgets", "PerfBudgets.Diagnostics", "PerfBudgets.Reporting.Html", "PerfBudgets.Tool" })
+    foreach (var project in new[] { "PerfBudgets", "PerfBudgets.Diagnostics", "PerfBudgets.Reporting.Html", "PerfBudgets.Tool", "PerfBudgets.Server" })
     {
         DotNetPack($"./src/{project}/{project}.csproj", new DotNetPackSettings { Configuration = "Release", OutputDirectory = packages });
     }
@@ -188,14 +197,15 @@ Task("Bench.Json")
     .Does(() => DotNetRun("./bench/Bench.csproj", new ProcessArgumentBuilder().Append("json-scaling"), new DotNetRunSettings { Configuration = "Release" }));
 
 Task("Load.CrossCheck")
-    .Description("Runs GET /api/employees?count=9 at the same concurrency with our load runner and with wrk, one after the other, and prints both (perfbudgets crosscheck, to artifacts/budgets/load-crosscheck.md). Needs wrk (apt-get install wrk). Not part of Default or CI.")
+    .Description("Runs GET /api/employees?count=9 at the same concurrency with our load runner and with wrk, one after the other, and prints both (build/PerfGate.Build crosscheck, to artifacts/budgets/load-crosscheck.md). Needs wrk (apt-get install wrk). Not part of Default or CI.")
     .IsDependentOn("Build")
     .Does(() =>
 {
     EnsureDirectoryExists(budgetResults);
     // The server runs in its own process on loopback, shared by both generators in turn; on a small machine each
     // generator takes cores from the server, which is part of what the comparison shows.
-    WithServer((url, server) => RunTool(configuration, new ProcessArgumentBuilder().Append("crosscheck").AppendQuoted(url + "/api/employees?count=9")
+    WithServer((url, server) => Run("dotnet", new ProcessArgumentBuilder().AppendQuoted(Program("PerfGate.Build", configuration, "build")).Append("crosscheck").AppendQuoted(url + "/api/employees?count=9")
+        .Append("--tool").AppendQuoted(Program("PerfBudgets.Tool", configuration))
         .Append("--connections").Append(crossCheckCopies.ToString()).Append("--duration").Append(crossCheckSeconds.ToString())
         .Append("--server-pid").Append(server.Id.ToString()).Append("--out").AppendQuoted(MakeAbsolute(budgetResults + File("load-crosscheck.md")).FullPath)));
 });
@@ -260,10 +270,10 @@ Task("Docs")
 {
     if (!FileExists(budgetResults + File("results.json")))
         throw new Exception($"No {budgetResults}/results.json: run the budgets first (dotnet tool restore && dotnet cake), then dotnet cake --target=Docs.");
-    DotNetRun(tool, new ProcessArgumentBuilder().Append("docs")
+    DotNetRun(repositoryTool, new ProcessArgumentBuilder().Append("docs")
             .AppendQuoted(MakeAbsolute(budgetResults).FullPath).AppendQuoted(MakeAbsolute(Directory("./docs")).FullPath)
             .Append("--file").AppendQuoted(MakeAbsolute(File("./README.md")).FullPath)
-            // This repository's tables name the target that fills them, not the tool's own command.
+            // The tables name the target that fills them.
             .Append("--generated-by").AppendQuoted("dotnet cake --target=Docs"),
         new DotNetRunSettings { Configuration = configuration });
 });
@@ -300,7 +310,7 @@ void UploadRun(string server, string project, string tokenFile)
 }
 
 Task("Upload")
-    .Description("Sends the last run's artifacts/budgets/results.json to a results server (perfbudgets upload, docs/results-server.md) with HEAD's commit and parents and the branch checked out (--branch=NAME where HEAD is detached, as in CI): --server=URL (default http://127.0.0.1:5080, where `perfbudgets serve` listens), --project=NAME (default perfgate) and --token-file=FILE (default perfbudgets.token: the write token `perfbudgets serve --add-project NAME` printed). The dashboard is then at the server's address.")
+    .Description("Sends the last run's artifacts/budgets/results.json to a results server (perfbudgets upload, docs/results-server.md) with HEAD's commit and parents and the branch checked out (--branch=NAME where HEAD is detached, as in CI): --server=URL (default http://127.0.0.1:5080, where `perfbudgets-server` listens), --project=NAME (default perfgate) and --token-file=FILE (default perfbudgets.token: the write token `perfbudgets-server --add-project NAME` printed). The dashboard is then at the server's address.")
     .Does(() => UploadRun(Argument("server", "http://127.0.0.1:5080"), Argument("project", "perfgate"), Argument("token-file", "perfbudgets.token")));
 
 // The local results server of the Dashboard target: one SQLite file under artifacts, kept across runs.
@@ -308,7 +318,7 @@ var dashboardFolder = artifacts + Directory("results-server");
 var dashboardUrl = Argument("server-url", "http://127.0.0.1:5080");
 
 var dashboard = Task("Dashboard")
-    .Description("Runs the gate (every suite and the report) and shows the run on a local results server: `perfbudgets serve` on artifacts/results-server/results.db at --server-url=URL (default http://127.0.0.1:5080), started in the background unless one answers there and left running (its log and the command to stop it are printed), project perfgate created on first use with its write token in artifacts/results-server/perfgate.token; then uploads the run and prints the dashboard's address. Each run adds to the series; --exclusive uploads the last run without running the gate.")
+    .Description("Runs the gate (every suite and the report) and shows the run on a local results server: `perfbudgets-server` on artifacts/results-server/results.db at --server-url=URL (default http://127.0.0.1:5080), started in the background unless one answers there and left running (its log and the command to stop it are printed), project perfgate created on first use with its write token in artifacts/results-server/perfgate.token; then uploads the run and prints the dashboard's address. Each run adds to the series; --exclusive uploads the last run without running the gate.")
     .IsDependentOn("Build").IsDependentOn("Clean.Results")
     .Does(() =>
 {
@@ -319,21 +329,21 @@ var dashboard = Task("Dashboard")
     {
         if (!FileExists(tokenFile))
         {
-            var exit = StartProcess("dotnet", new ProcessSettings { Arguments = new ProcessArgumentBuilder().AppendQuoted(Program("PerfBudgets.Tool", configuration))
-                .Append("serve --database").AppendQuoted(database).Append("--add-project perfgate"), RedirectStandardOutput = true }, out var printed);
-            if (exit != 0) throw new Exception($"perfbudgets serve --add-project perfgate on {database} exited with {exit}.");
+            var exit = StartProcess("dotnet", new ProcessSettings { Arguments = new ProcessArgumentBuilder().AppendQuoted(Program("PerfBudgets.Server", configuration))
+                .Append("--database").AppendQuoted(database).Append("--add-project perfgate"), RedirectStandardOutput = true }, out var printed);
+            if (exit != 0) throw new Exception($"perfbudgets-server --add-project perfgate on {database} exited with {exit}.");
             System.IO.File.WriteAllText(tokenFile, printed.Last().Trim() + "\n");
         }
 
         // In a session of its own with its output in a file, so it outlives this build and holds no terminal or pipe.
         var log = MakeAbsolute(dashboardFolder + File("serve.log")).FullPath;
         var info = new System.Diagnostics.ProcessStartInfo("setsid") { UseShellExecute = false };
-        foreach (var a in new[] { "sh", "-c", "exec \"$@\" >>\"$0\" 2>&1 </dev/null", log, "dotnet", Program("PerfBudgets.Tool", configuration), "serve", "--database", database, "--url", dashboardUrl })
+        foreach (var a in new[] { "sh", "-c", "exec \"$@\" >>\"$0\" 2>&1 </dev/null", log, "dotnet", Program("PerfBudgets.Server", configuration), "--database", database, "--url", dashboardUrl })
             info.ArgumentList.Add(a);
         using var started = System.Diagnostics.Process.Start(info);
         WaitUntilAnswers(dashboardUrl + "/", $"The results server did not answer at {dashboardUrl} (see {log})");
 
-        Information($"Results server on {database} at {dashboardUrl} (log: {log}; stop it with: pkill -f 'serve --database {database}').");
+        Information($"Results server on {database} at {dashboardUrl} (log: {log}; stop it with: pkill -f 'PerfBudgets.Server.dll --database {database}').");
     }
     else
     {
@@ -347,7 +357,7 @@ var dashboard = Task("Dashboard")
 foreach (var suite in suites) dashboard.IsDependentOn("Test." + suite);
 dashboard.IsDependentOn("Report");
 
-var gate = Task("Default").IsDependentOn("Build").IsDependentOn("Clean.Results").Does(() => FailIfAnySuiteFailed());
+var gate = Task("Default").IsDependentOn("Setup").IsDependentOn("Build").IsDependentOn("Clean.Results").Does(() => FailIfAnySuiteFailed());
 foreach (var suite in suites) gate.IsDependentOn("Test." + suite);
 gate.IsDependentOn("Report").IsDependentOn("Test.Package");
 

@@ -4,8 +4,14 @@
 #   - build/package-consumer: the core alone gates an allocation and a load budget, holds no markdown-table generator
 #     and no Locust reader (PackageContentsTests), has none of the add-ons' dependencies in its output, and fails
 #     naming its budget with one extra allocation per operation (-p:ExtraAllocation=true);
-#   - the perfbudgets tool, installed from its package, reports, compares and proposes on that consumer's results;
-#   - build/package-addons-consumer: the add-ons diagnose a broken budget and write report.html.
+#     and lays the counted runtime pin out in its output (the package's buildTransitive/PerfBudgets.targets);
+#   - the perfbudgets tool, installed from its package, reports, compares and proposes on that consumer's results,
+#     and carries no web server, database driver, results server or repository machinery (docs, crosscheck);
+#   - the results server, installed from its own package (perfbudgets-server), answers --help;
+#   - build/package-addons-consumer: the add-ons diagnose a broken budget and write report.html;
+#   - samples/: a small library and a small ASP.NET Core service gate themselves with a budget of every kind the
+#     packages offer (the package READMEs' snippets are their code), pass unchanged, and each deliberate break
+#     (-p:SampleBreak=NAME) fails the budget it must, by name.
 #
 #   build/test-package.sh [PACKAGES_DIR]        (the Cake target Test.Package runs it after Pack)
 #
@@ -32,7 +38,8 @@ version_of() {
 
 version=$(version_of PerfBudgets)
 tool_version=$(version_of PerfBudgets.Tool)
-echo "PerfBudgets $version, PerfBudgets.Tool $tool_version"
+server_version=$(version_of PerfBudgets.Server)
+echo "PerfBudgets $version, PerfBudgets.Tool $tool_version, PerfBudgets.Server $server_version"
 
 # The tool's launcher looks for the runtime in DOTNET_ROOT before the default install folders.
 if [[ -z ${DOTNET_ROOT:-} ]]; then
@@ -47,7 +54,7 @@ trap 'rm -rf "${made[@]}"' EXIT
 consumer() {
   local folder
   folder=$(mktemp -d "${TMPDIR:-/tmp}/perfbudgets-consumer-XXXXXXXX")
-  cp "$here/$1"/* "$folder"/
+  cp -r "$here/$1"/. "$folder"/
   cat > "$folder/nuget.config" <<XML
 <?xml version="1.0" encoding="utf-8"?>
 <configuration>
@@ -80,6 +87,10 @@ done
 [[ ${#leaked[@]} == 0 && -n $(find "$core/bin" -name PerfBudgets.dll) ]] \
   || fail "the core consumer's output holds add-on dependencies (${leaked[*]}) or no PerfBudgets.dll"
 echo "Core consumer passes, holds no repository machinery, and its output holds none of ${addon_dependencies[*]}."
+pinned=$(find "$core/bin" -path '*/counted-runtime/shared/Microsoft.NETCore.App/*' -maxdepth 6 -type d | head -n 1)
+[[ -n $pinned && -x $(dirname "$(dirname "$(dirname "$pinned")")")/dotnet ]] \
+  || fail "the core consumer's output holds no counted runtime (counted-runtime/ with a muxer and Microsoft.NETCore.App): the package's pin did not run"
+echo "The package's pin laid the counted runtime out: ${pinned#"$core/"}."
 
 echo "perfbudgets $tool_version: dotnet tool install PerfBudgets.Tool --tool-path $core-tool"
 run_in "$core" dotnet tool install PerfBudgets.Tool --version "$tool_version" --tool-path "$core-tool" \
@@ -93,6 +104,23 @@ for arguments in "report|$results" \
   echo "perfbudgets ${words[*]}:"; cat "$log"
 done
 [[ -f $results/report.html ]] || fail "perfbudgets report wrote no $results/report.html"
+server_parts=$(find "$core-tool" -iname 'Npgsql.dll' -o -iname 'Microsoft.Data.Sqlite.dll' -o -iname 'PerfBudgets.Server.dll' -o -iname 'Perfolizer.dll')
+[[ -z $server_parts ]] || fail "the perfbudgets tool carries the results server's parts: $server_parts"
+! find "$core-tool" -name '*.runtimeconfig.json' -exec grep -l 'Microsoft.AspNetCore.App' {} + | grep -q . \
+  || fail "the perfbudgets tool runs on ASP.NET Core's shared framework"
+run_in "$core" "$core-tool/perfbudgets" --help || fail "perfbudgets --help failed"
+for command in serve docs crosscheck; do
+  ! grep -Eq "^ +$command( |$)" "$log" || fail "the perfbudgets tool still has the '$command' command"
+done
+echo "The perfbudgets tool holds no web server, database driver or results server, and no docs, crosscheck or serve command."
+
+echo "perfbudgets-server $server_version: dotnet tool install PerfBudgets.Server --tool-path $core-server"
+made+=("$core-server")
+run_in "$core" dotnet tool install PerfBudgets.Server --version "$server_version" --tool-path "$core-server" \
+  || fail "the server package did not install"
+run_in "$core" "$core-server/perfbudgets-server" --help || fail "perfbudgets-server --help failed"
+grep -q -- "--add-project" "$log" || fail "perfbudgets-server --help does not list --add-project"
+echo "perfbudgets-server installs from its own package and answers --help."
 
 echo "With one extra allocation per operation: dotnet test -p:ExtraAllocation=true"
 if run_in "$core" dotnet test -p:ExtraAllocation=true; then fail "the broken consumer passed"; fi
@@ -104,3 +132,33 @@ addons=$(consumer package-addons-consumer); made+=("$addons" "$addons-packages")
 echo "Add-ons consumer at $addons: dotnet test"
 run_in "$addons" dotnet test || fail "the consumer of the add-on packages failed against them"
 echo "Add-ons consumer passes: a broken CPU budget names its hot method (PerfBudgets.Diagnostics) and report.html is written (PerfBudgets.Reporting.Html)."
+
+samples=$(consumer ../samples); made+=("$samples" "$samples-packages")
+echo "Samples at $samples: dotnet test Samples.slnx"
+run_in "$samples" dotnet test Samples.slnx || fail "the samples failed against the packages"
+grep -E "^(Passed|Failed)!" "$log" || true
+# Each break, the budget it must fail by name (the test project it is in, a filter for its tests), and for some what
+# the failure must name besides: the method that allocates, the methods whose counts grew.
+breaks=(
+  "Allocation|Text.Add.BytesPerOp|TextStats.Tests|WordCounterBudgetTests|allocated in: TextStats.WordCounter.Add"
+  "Retained|Text.Add.RetainedBytesPerOp|TextStats.Tests|WordCounterBudgetTests"
+  "Instructions|Text.Add.Instructions|TextStats.Tests|CountedBudgetTests|WordCounter"
+  "Syscalls|Text.AddFile.Syscalls|TextStats.Tests|CountedBudgetTests"
+  "Growth|Text.Add.Growth|TextStats.Tests|CountedBudgetTests"
+  "Server_Allocation|Greeting.Endpoint.ServerBytesPerRequest|GreetingService.Tests|Server_bytes"
+  "Server_Instructions|Greeting.Endpoint.ServerInstructions|GreetingService.Tests|Server_instructions"
+  "Blocking|Greeting.Endpoint.BlockedMsPerRequest|GreetingService.Tests|blocking"
+)
+for entry in "${breaks[@]}"; do
+  IFS='|' read -r name budget project filter names <<<"$entry"
+  if run_in "$samples" dotnet test "$project" -p:SampleBreak="$name" --filter "FullyQualifiedName~$filter"; then
+    fail "the samples passed with the break $name"
+  fi
+  line=$(grep -m1 -E "^ *PerfBudgets.Budgets.BudgetExceededException : $budget:|^ *$budget:" "$log") \
+    || fail "the break $name did not fail naming $budget"
+  echo "Break $name fails $budget: ${line#*Exception : }"
+  if [[ -n $names ]]; then
+    named=$(grep -m1 -F -- "$names" "$log") || fail "the break $name failed $budget without naming $names"
+    echo "  and names it: $(sed -E 's/^ +//' <<<"$named" | cut -c1-200)"
+  fi
+done

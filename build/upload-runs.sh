@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Uploads recorded gate runs to a results server (`perfbudgets serve`) that is already running, with each run's real
+# Uploads recorded gate runs to a results server (`perfbudgets-server`) that is already running, with each run's real
 # commit, its parents and its runtime, so the dashboard, the change points and the baselines can be checked on real
 # data rather than on synthetic series.
 #

@@ -14,6 +14,12 @@ namespace PerfBudgets.Diagnostics;
 /// <param name="Elapsed">How long the profiled run took.</param>
 public sealed record AllocationProfile(IReadOnlyList<TypeAllocation> Types, long Operations, int Samples, string EventName, TimeSpan Elapsed)
 {
+    /// <summary>
+    /// The methods the operation allocates in, most bytes per operation first, from a second run with each sample's
+    /// stack (empty where the runtime's events carry none, or EventPipe is unavailable).
+    /// </summary>
+    public IReadOnlyList<MethodAllocation> Methods { get; init; } = [];
+
     /// <summary>The estimated total bytes per operation, all types.</summary>
     public double BytesPerOperation => Types.Sum(t => t.BytesPerOperation);
 
@@ -35,8 +41,11 @@ public sealed record AllocationProfile(IReadOnlyList<TypeAllocation> Types, long
 
         var types = string.Join(", ", Types.Take(top).Select(t => string.Create(CultureInfo.InvariantCulture, $"{t.TypeName} ≈ {Figures.Format(Math.Round(t.BytesPerOperation))} B")));
         var more = Types.Count > top ? ", …" : string.Empty;
+        var methods = Methods.Count == 0
+            ? string.Empty
+            : "; allocated in: " + string.Join(", ", Methods.Take(top).Select(m => string.Create(CultureInfo.InvariantCulture, $"{m.Method} ≈ {Figures.Format(Math.Round(m.BytesPerOperation))} B"))) + (Methods.Count > top ? ", …" : string.Empty);
         return string.Create(CultureInfo.InvariantCulture,
-            $"top types per op: {types}{more} (≈ {Figures.Format(Math.Round(BytesPerOperation))} B/op in all from {Samples:N0} {EventName} samples over {Operations:N0} ops, ±{RelativeStandardError * 100:0.#}% standard error)");
+            $"top types per op: {types}{more}{methods} (≈ {Figures.Format(Math.Round(BytesPerOperation))} B/op in all from {Samples:N0} {EventName} samples over {Operations:N0} ops, ±{RelativeStandardError * 100:0.#}% standard error)");
     }
 
     /// <summary>

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
+using Microsoft.Diagnostics.NETCore.Client;
 using PerfBudgets.Measuring;
 
 namespace PerfBudgets.Diagnostics;
@@ -128,7 +129,22 @@ public static class AllocationProfiler
             }
         }
 
-        return listener.Finish(operations, Stopwatch.GetElapsedTime(started));
+        var profile = listener.Finish(operations, Stopwatch.GetElapsedTime(started));
+        return profile with { Methods = AllocatingMethods(countThread, runOperations) };
+    }
+
+    // The same work again for a second, over EventPipe with each sample's stack: which methods allocate. A process
+    // that cannot open a session on itself (diagnostics turned off) keeps the estimate by type alone.
+    private static IReadOnlyList<MethodAllocation> AllocatingMethods(Func<long, bool> countThread, Action<int> runOperations)
+    {
+        try
+        {
+            return AllocationSites.Record(countThread, runOperations, TimeSpan.FromSeconds(1));
+        }
+        catch (Exception e) when (e is ServerNotAvailableException or IOException or TimeoutException or UnauthorizedAccessException or PlatformNotSupportedException)
+        {
+            return [];
+        }
     }
 
     // Not inlined so the loop's own locals never live in the caller's frame, as the meters do.

@@ -13,7 +13,7 @@ namespace PerfBudgets.Server;
 
 /// <summary>
 /// The results server: a Kestrel app over an <see cref="IResultsStorage"/> answering the API of
-/// <see cref="ResultsEndpoints"/>. <c>perfbudgets serve</c> runs it; tests start it on 127.0.0.1 port 0.
+/// <see cref="ResultsEndpoints"/>. <c>perfbudgets-server</c> runs it; tests start it on 127.0.0.1 port 0.
 /// </summary>
 internal sealed class ResultsServer : IAsyncDisposable
 {
@@ -62,9 +62,9 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.WebHost.ConfigureKestrel(kestrel => kestrel.Limits.MaxRequestBodySize = options.MaxUploadBytes);
         builder.Services.AddSingleton<IResultsStorage>(storage);
         builder.Services.AddSingleton(options);
-        builder.Services.AddSingleton(options.BudgetsFile is { } budgets
-            ? new Changes.ShiftThresholds(PerfBudgets.Budgets.BudgetBook.Load(budgets, PerfBudgets.Budgets.HarnessEnvironment.Profile))
-            : Changes.ShiftThresholds.Defaults);
+        builder.Services.AddSingleton(new Changes.ShiftThresholds(
+            options.BudgetsFile is { } budgets ? PerfBudgets.Budgets.BudgetBook.Load(budgets, PerfBudgets.Budgets.HarnessEnvironment.Profile) : null,
+            options.ShiftDefaults));
         builder.Services.AddSingleton(new Changes.ChangePointCache(options.MaxCachedChangeSets, options.ChangePointWait));
         if (options.Prunes)
         {

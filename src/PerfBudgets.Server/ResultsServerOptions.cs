@@ -1,6 +1,6 @@
 namespace PerfBudgets.Server;
 
-/// <summary>How <c>perfbudgets serve</c> runs.</summary>
+/// <summary>How <c>perfbudgets-server</c> runs.</summary>
 internal sealed record ResultsServerOptions
 {
     /// <summary>Address served by default: loopback only, so nothing is exposed until asked.</summary>
@@ -40,6 +40,15 @@ internal sealed record ResultsServerOptions
     /// recorded, else its kind's default.
     /// </summary>
     public string? BudgetsFile { get; init; }
+
+    /// <summary>
+    /// The smallest change point per timed kind (kind name → larger median ÷ smaller − 1, in budgets.json's convention)
+    /// where the server's own defaults do not fit the team's machines; a kind not named keeps its default. The defaults
+    /// (<see cref="Changes.ShiftThresholds.DefaultByKind"/>) are the largest moves of a median that a shared 2-core CI
+    /// machine alone made between quiet and busy runs: a steadier fleet can ask for smaller steps, a noisier one for
+    /// larger. Null: the defaults.
+    /// </summary>
+    public IReadOnlyDictionary<string, double>? ShiftDefaults { get; init; }
 
     /// <summary>
     /// The most parents one commit may name, in an upload (its <c>parents</c>, each <c>ancestry</c> entry's) and in a
@@ -182,6 +191,7 @@ internal sealed record ResultsServerOptions
         {
             throw new ArgumentOutOfRangeException(nameof(MaxQueuedReads), MaxQueuedReads, "MaxQueuedReads cannot be negative.");
         }
+
         Positive(PruneInterval.Ticks, nameof(PruneInterval));
         if (RetainDays is { } days)
         {
@@ -192,6 +202,7 @@ internal sealed record ResultsServerOptions
         {
             Positive(runs, nameof(RetainRunsPerBranch));
         }
+
         foreach (var proxy in TrustedProxies)
         {
             if (!System.Net.IPAddress.TryParse(proxy, out _) && !System.Net.IPNetwork.TryParse(proxy, out _))

@@ -1,7 +1,6 @@
 using System.Text.Json;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting.Storage;
-using PerfBudgets.Tool.Docs;
 using PerfBudgets.Tool.Locust;
 
 namespace PerfBudgets.Tool;
@@ -41,9 +40,9 @@ internal static class CommandAction
         }
     }
 
-    // The harness's own exceptions for bad files (and the results server's refusals), and the file system's for files that cannot be read or written.
+    // The harness's own exceptions for bad files, and the file system's for files that cannot be read or written.
     private static bool IsBadInput(Exception e) =>
-        e is ToolInputException or PerfBudgets.Server.ServerInputException or LocustStatsException or BudgetFileException or BaselineFileException or DocTablesException or JsonException or IOException or UnauthorizedAccessException;
+        e is ToolInputException or LocustStatsException or BudgetFileException or BaselineFileException or JsonException or IOException or UnauthorizedAccessException;
 
     private static int Report(Exception e)
     {

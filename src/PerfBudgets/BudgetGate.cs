@@ -217,12 +217,12 @@ public sealed class BudgetGate
         ArgumentNullException.ThrowIfNull(measurement);
         var budget = CountedBudget(budgetName);
         var measured = CountedFigure(budget, measurement);
-        var detail = string.IsNullOrEmpty(describe) ? measurement.ToString() : $"{describe}; {measurement}";
+        var detail = (string.IsNullOrEmpty(describe) ? measurement.ToString() : $"{describe}; {measurement}") + UnpinnedNote;
         var attribution = CountAttribution.From(measurement, budget.Kind);
         if (budget.RecordedOn is { } on && on.Runtime != measurement.RuntimeVersion)
         {
             var line = $"{budget.Name}: recorded on .NET {on.Runtime}, counted on .NET {measurement.RuntimeVersion}: " +
-                $"counts do not compare across runtime versions; re-record them on the pinned runtime ({RecordCommand}) [measured {Figures.Format(measured)} {budget.Unit}, limit {Figures.Format(budget.Limit)}]";
+                $"counts do not compare across runtime versions; {ReRecordAdvice} [measured {Figures.Format(measured)} {budget.Unit}, limit {Figures.Format(budget.Limit)}]";
             Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
                 DateTimeOffset.UtcNow, MachineInfo.Current, $"{line}; {detail}", attribution));
             throw Failure(budget, measured, FailureCause.OtherVersions, line);
@@ -308,6 +308,18 @@ public sealed class BudgetGate
     // The command that re-records counted budgets, named in every message that asks for it.
     internal const string RecordCommand = "perfbudgets record";
 
+    // What a count on another runtime than its recording's asks for: on a pinned runtime, a re-recording; on the
+    // machine's own (no counted-runtime folder beside the tests), the pin first, or the next image's patch fails again.
+    private static string ReRecordAdvice => CountedRuntime.Current.IsPinned
+        ? $"re-record them on the pinned runtime ({RecordCommand})"
+        : $"this run counted on the machine's runtime, not a pinned one (no {CountedRuntime.DirectoryName}/ beside the tests: " +
+          $"the PerfBudgets package lays one out on Linux unless PerfBudgetsCountedRuntimeVersion is 'none'), so pin it and re-record ({RecordCommand})";
+
+    // Said in every counted result's detail when the count ran on the machine's runtime, which a CI image can change.
+    private static string UnpinnedNote => CountedRuntime.Current.IsPinned
+        ? string.Empty
+        : $"; counted on the machine's runtime (not pinned: no {CountedRuntime.DirectoryName}/ beside the tests)";
+
     // The command that proposes limits from the runs' history, named in the stale-floor warning.
     internal const string ProposeCommand = "perfbudgets propose";
 
@@ -345,12 +357,12 @@ public sealed class BudgetGate
         }
 
         var measured = growth.Exponent;
-        var detail = string.IsNullOrEmpty(describe) ? growth.ToString() : $"{describe}; {growth}";
+        var detail = (string.IsNullOrEmpty(describe) ? growth.ToString() : $"{describe}; {growth}") + UnpinnedNote;
         var attribution = GrowthAttribution.From(growth);
         if (budget.RecordedOn is { } on && on.Runtime != growth.Large.RuntimeVersion)
         {
             var line = $"{budget.Name}: recorded on .NET {on.Runtime}, counted on .NET {growth.Large.RuntimeVersion}: " +
-                $"counts do not compare across runtime versions; re-record them on the pinned runtime ({RecordCommand}) [measured {Figures.Format(measured)} {budget.Unit}, limit {Figures.Format(budget.Limit)}]";
+                $"counts do not compare across runtime versions; {ReRecordAdvice} [measured {Figures.Format(measured)} {budget.Unit}, limit {Figures.Format(budget.Limit)}]";
             Record(new BudgetResult(budget.Name, budget.Kind.Name, measured, budget.Limit, budget.Unit, BudgetVerdict.Fail, budget.Profile,
                 DateTimeOffset.UtcNow, MachineInfo.Current, $"{line}; {detail}", attribution));
             throw Failure(budget, measured, FailureCause.OtherVersions, line);

@@ -27,6 +27,20 @@ public sealed class AllocationProfilerTests : IDisposable
         _sink = string.Concat(Text40.AsSpan(0, 20), Text40.AsSpan(20));
     }
 
+    // Allocates in a method of its own, through the framework (string.Concat), so the site is a frame below the operation.
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static void AllocatesInItsOwnMethod() => _sink = string.Concat(Text40.AsSpan(0, 20), Text40.AsSpan(20), Text40);
+
+    [Fact]
+    public void Names_the_method_that_allocates_not_only_the_type()
+    {
+        var profile = AllocationProfiler.PerOperation(static () => AllocatesInItsOwnMethod());
+
+        profile.Methods.Should().NotBeEmpty("each AllocationSampled event carries its stack over EventPipe: {0}", profile);
+        profile.Methods[0].Method.Should().EndWith("AllocationProfilerTests.AllocatesInItsOwnMethod", "the framework's String.Concat is passed over for the caller's method: {0}", profile);
+        profile.Describe().Should().Contain("allocated in: PerfBudgets.Diagnostics.Tests.AllocationProfilerTests.AllocatesInItsOwnMethod ≈ ");
+    }
+
     [Fact]
     public void Names_the_array_first_with_its_bytes_per_operation_within_the_stated_error()
     {

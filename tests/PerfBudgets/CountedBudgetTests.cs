@@ -97,7 +97,7 @@ public sealed class CountedBudgetTests : IDisposable
         var act = () => Gate().CheckCount("Demo.Instructions", Measured(100_000, 200, "3.19.0", "10.0.99"));
 
         act.Should().Throw<BudgetExceededException>().WithMessage(
-            $"Demo.Instructions: recorded on .NET {InstructionMeter.RuntimeVersion}, counted on .NET 10.0.99: counts do not compare across runtime versions; re-record them on the pinned runtime (perfbudgets record)*");
+            $"Demo.Instructions: recorded on .NET {InstructionMeter.RuntimeVersion}, counted on .NET 10.0.99: counts do not compare across runtime versions; this run counted on the machine's runtime, not a pinned one*so pin it and re-record (perfbudgets record)*");
     }
 
     [Fact]

@@ -56,9 +56,18 @@ internal sealed class ShiftThresholds
     }.ToFrozenDictionary(StringComparer.Ordinal);
 
     private readonly BudgetBook? _budgets;
+    private readonly IReadOnlyDictionary<string, double> _defaults;
 
-    /// <summary>Thresholds from <paramref name="budgets"/> where it names the budget or its kind, else the defaults.</summary>
-    public ShiftThresholds(BudgetBook? budgets = null) => _budgets = budgets;
+    /// <summary>
+    /// Thresholds from <paramref name="budgets"/> where it names the budget or its kind, else the defaults:
+    /// <paramref name="defaults"/> by kind name where it names the kind (a server's setting,
+    /// <see cref="ResultsServerOptions.ShiftDefaults"/>), else <see cref="DefaultByKind"/>.
+    /// </summary>
+    public ShiftThresholds(BudgetBook? budgets = null, IReadOnlyDictionary<string, double>? defaults = null)
+    {
+        _budgets = budgets;
+        _defaults = defaults ?? DefaultByKind;
+    }
 
     /// <summary>The defaults alone: a server that was not given the project's budgets.json.</summary>
     public static ShiftThresholds Defaults { get; } = new();
@@ -91,7 +100,8 @@ internal sealed class ShiftThresholds
             return new MinimumStep(ChangePointSettings.FallbackMinRelativeShift, 0, "default");
         }
 
-        var byDefault = new MinimumStep(AsStep(parsed, DefaultByKind.GetValueOrDefault(parsed.Name, ChangePointSettings.FallbackMinRelativeShift)), 0, "default");
+        var step = _defaults.TryGetValue(parsed.Name, out var set) ? set : DefaultByKind.GetValueOrDefault(parsed.Name, ChangePointSettings.FallbackMinRelativeShift);
+        var byDefault = new MinimumStep(AsStep(parsed, step), 0, "default");
         return NoiseThreshold(budget, parsed, recorded) is { } noise ? Smaller(noise, byDefault) : byDefault;
     }
 

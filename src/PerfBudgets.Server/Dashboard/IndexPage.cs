@@ -13,7 +13,7 @@ internal static class IndexPage
         var body = new StringBuilder("<h1>Projects</h1>");
         if (projects.Count == 0)
         {
-            body.Append("<p class=\"summary\">No project yet: <code>perfbudgets serve --add-project NAME</code> creates one.</p>");
+            body.Append("<p class=\"summary\">No project yet: <code>perfbudgets-server --add-project NAME</code> creates one.</p>");
             return HtmlPage.Render("Projects", body.ToString());
         }
 

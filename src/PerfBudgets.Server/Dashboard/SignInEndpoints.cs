@@ -73,7 +73,7 @@ internal static class SignInEndpoints
         if (token.Length == 0 || readHash is null || !ProjectToken.Matches(token, readHash))
         {
             var why = token.Length > 0 && await storage.TokenHashAsync(project, context.RequestAborted) is { } writeHash && ProjectToken.Matches(token, writeHash)
-                ? $"That is project '{project}''s write token; a browser signs in with its read-only token (perfbudgets serve --add-read-token), so that the token that uploads is never kept in a browser."
+                ? $"That is project '{project}''s write token; a browser signs in with its read-only token (perfbudgets-server --add-read-token), so that the token that uploads is never kept in a browser."
                 : $"That is not project '{project}''s read-only token.";
             return Form(context, project, back, StatusCodes.Status403Forbidden, why);
         }
@@ -98,7 +98,7 @@ internal static class SignInEndpoints
         context.Response.Headers.CacheControl = "no-store";
         var body = $"""
             <h1>{HtmlPage.Encode(project)}</h1>
-            <p>This server needs the project's read-only token to read it (<code>perfbudgets serve --add-read-token</code>). A session made from it, not the token, is kept in a cookie for this project's pages until the browser closes or the session ends.</p>
+            <p>This server needs the project's read-only token to read it (<code>perfbudgets-server --add-read-token</code>). A session made from it, not the token, is kept in a cookie for this project's pages until the browser closes or the session ends.</p>
             {(error is null ? "" : $"<p class=\"error\">{HtmlPage.Encode(error)}</p>")}
             <form method="post" action="{HtmlPage.Encode(ProjectPath(project))}/sign-in">
             <input type="hidden" name="return" value="{HtmlPage.Encode(back)}">

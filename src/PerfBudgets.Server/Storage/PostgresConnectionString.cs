@@ -1,7 +1,7 @@
 namespace PerfBudgets.Server.Storage;
 
 /// <summary>
-/// Where <c>perfbudgets serve</c> takes a PostgreSQL connection string from: <c>--postgres</c> (on the command line,
+/// Where <c>perfbudgets-server</c> takes a PostgreSQL connection string from: <c>--postgres</c> (on the command line,
 /// so in every process listing: for a string without a password), a file (<c>--postgres-file</c>, readable by the
 /// server's account alone), or the <c>PERFBUDGETS_POSTGRES</c> environment variable (a container's secret).
 /// </summary>

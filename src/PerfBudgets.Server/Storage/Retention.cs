@@ -30,7 +30,7 @@ internal sealed class Retention(IResultsStorage storage, ResultsServerOptions op
             {
                 // A database that is away for a moment is no reason to stop serving (a BackgroundService's exception
                 // stops the host); the next interval tries again.
-                await Console.Error.WriteLineAsync($"perfbudgets serve: pruning old runs failed, tried again in {options.PruneInterval}: {e.Message}");
+                await Console.Error.WriteLineAsync($"perfbudgets-server: pruning old runs failed, tried again in {options.PruneInterval}: {e.Message}");
             }
         }
         while (await timer.WaitForNextTickAsync(stoppingToken));

@@ -3,7 +3,7 @@ using PerfBudgets.Server.Storage;
 namespace PerfBudgets.Server.Tokens;
 
 /// <summary>
-/// What an operator does to a project's tokens (<c>perfbudgets serve --add-project</c>, <c>--rotate-token</c>,
+/// What an operator does to a project's tokens (<c>perfbudgets-server --add-project</c>, <c>--rotate-token</c>,
 /// <c>--revoke-token</c>, <c>--add-read-token</c>, <c>--revoke-read-token</c>): each new token is returned once to be
 /// printed, and only its SHA-256 is stored. A token replaced or revoked is refused from the next request on, and so is
 /// every dashboard session signed in with a read-only token that is replaced or revoked.

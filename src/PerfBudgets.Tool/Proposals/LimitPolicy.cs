@@ -53,7 +53,8 @@ internal static class LimitPolicy
     {
         ArgumentNullException.ThrowIfNull(kind);
         return kind == BudgetKind.AllocatedBytesPerOp ? "max(1%, 64 B) above the highest run, exact when every run measured the same whole figure"
-            : kind.IsCounted ? "recorded = median of the runs, limit = recorded + margin"
+            : kind == BudgetKind.GrowthExponentMax ? "recorded = median of the runs, limit = recorded + margin (an exponent's margin is in its own units)"
+            : kind.IsCounted ? "recorded = median of the runs, limit = ceil(recorded x (1 + margin), 2 decimals)"
             : kind.IsProposedFloor ? "1.5x below the slowest run"
             : NoPolicy;
     }

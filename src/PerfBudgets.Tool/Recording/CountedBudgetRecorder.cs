@@ -8,7 +8,7 @@ namespace PerfBudgets.Tool.Recording;
 
 /// <summary>
 /// Records the counted budgets again (<c>instructions-max</c>, <c>syscalls-max</c>): for each one measured in a run's
-/// <c>results.json</c>, <c>recorded</c> becomes the measured count, the limit becomes recorded + margin, and
+/// <c>results.json</c>, <c>recorded</c> becomes the measured count, the limit becomes ceil(recorded x (1 + margin)) (a growth exponent: recorded + margin), and
 /// <c>recordedOn</c> the runtime and Valgrind versions; each budget's breakdown by method goes to
 /// <see cref="RecordedMethodsFile.FileName"/>. Every other field, and every other budget, is left as it was.
 /// </summary>

@@ -37,13 +37,8 @@ public sealed record Budget(
     public double? Margin { get; init; }
 
     /// <summary>For a counted budget: the runtime and Valgrind versions it was recorded with (<c>recordedOn</c>).</summary>
-    internal RecordedVersions? RecordedOn { get; init; }
+    public RecordedVersions? RecordedOn { get; init; }
 
     /// <summary>True when <paramref name="measured"/> is within the limit.</summary>
     public bool IsMet(double measured) => Kind.IsMet(measured, Limit);
 }
-
-/// <summary>The versions a counted budget was recorded with: counts compare only between runs on the same ones.</summary>
-/// <param name="Runtime">The .NET runtime, e.g. <c>10.0.12</c>.</param>
-/// <param name="Valgrind">Valgrind, e.g. <c>3.19.0</c>.</param>
-internal sealed record RecordedVersions(string Runtime, string Valgrind);

@@ -14,7 +14,7 @@ namespace PerfBudgets.Load;
 /// allocation is zero and stays on the calling thread (<see cref="GC.GetAllocatedBytesForCurrentThread"/>
 /// proves it), so the process-wide delta is the server's. It understands only responses with Content-Length.
 /// </remarks>
-internal sealed class HttpKeepAliveProbe : IDisposable
+public sealed class HttpKeepAliveProbe : IDisposable
 {
     private static readonly byte[] HeaderEnd = "\r\n\r\n"u8.ToArray();
     private static readonly byte[] ContentLengthName = "content-length:"u8.ToArray();
@@ -25,8 +25,17 @@ internal sealed class HttpKeepAliveProbe : IDisposable
     private int _bodyStart;
     private int _bodyLength;
 
-    /// <summary>Connects to <paramref name="endpoint"/> and prepares <c>GET <paramref name="pathAndQuery"/></c>.</summary>
-    public HttpKeepAliveProbe(IPEndPoint endpoint, string pathAndQuery, int bufferSize = 16 * 1024)
+    /// <summary>Connects to <paramref name="endpoint"/> and prepares <c>GET <paramref name="pathAndQuery"/></c> (a 16 KiB response buffer).</summary>
+    public HttpKeepAliveProbe(IPEndPoint endpoint, string pathAndQuery)
+        : this(endpoint, "GET", pathAndQuery, null, [])
+    {
+    }
+
+    /// <summary>
+    /// Connects to <paramref name="endpoint"/> and prepares <c>GET <paramref name="pathAndQuery"/></c>, reading responses
+    /// of up to <paramref name="bufferSize"/> bytes (headers and body).
+    /// </summary>
+    public HttpKeepAliveProbe(IPEndPoint endpoint, string pathAndQuery, int bufferSize)
         : this(endpoint, "GET", pathAndQuery, null, [], bufferSize)
     {
     }

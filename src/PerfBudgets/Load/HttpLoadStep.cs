@@ -8,7 +8,7 @@ namespace PerfBudgets.Load;
 /// Sizes are payload (body) bytes, as NBomber's <c>sizeBytes</c>: the request line and headers are the handler's
 /// and are not seen here.
 /// </remarks>
-internal static class HttpLoadStep
+public static class HttpLoadStep
 {
     /// <summary>A GET of <paramref name="path"/> that succeeds on a 2xx status and, when given, exactly <paramref name="expectedBody"/>.</summary>
     public static Func<LoadStepContext, CancellationToken, ValueTask<LoadStepOutcome>> Get(HttpClient client, string path, ReadOnlyMemory<byte>? expectedBody = null)

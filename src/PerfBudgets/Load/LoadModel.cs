@@ -1,7 +1,7 @@
 namespace PerfBudgets.Load;
 
 /// <summary>How a <see cref="LoadSimulation"/> decides when a request starts.</summary>
-internal enum LoadModel
+public enum LoadModel
 {
     /// <summary>
     /// Closed model: a fixed number of copies (virtual users), each starting its next request when its previous one

@@ -12,7 +12,7 @@ namespace PerfBudgets.Load;
 /// <param name="Failed">Failed requests so far.</param>
 /// <param name="NotSent">Open-model requests not sent so far because the in-flight bound was reached.</param>
 /// <param name="InFlight">Requests running now.</param>
-internal sealed record LoadProgress(
+public sealed record LoadProgress(
     string Scenario,
     TimeSpan Elapsed,
     TimeSpan Total,

@@ -35,7 +35,7 @@ public sealed class LoadScenario
     /// <param name="name">Permanent identifier of the scenario, used in reports.</param>
     /// <param name="simulations">The phases, run in order; at least one must be measured (not warm-up).</param>
     /// <param name="step">One request. A thrown exception counts as a failure named by its type and message.</param>
-    internal LoadScenario(string name, IEnumerable<LoadSimulation> simulations, Func<LoadStepContext, CancellationToken, ValueTask<LoadStepOutcome>> step)
+    public LoadScenario(string name, IEnumerable<LoadSimulation> simulations, Func<LoadStepContext, CancellationToken, ValueTask<LoadStepOutcome>> step)
     {
         Name = name;
         Simulations = simulations?.ToArray() ?? throw new ArgumentNullException(nameof(simulations));
@@ -46,10 +46,10 @@ public sealed class LoadScenario
     public string Name { get; }
 
     /// <summary>The phases, in order.</summary>
-    internal IReadOnlyList<LoadSimulation> Simulations { get; }
+    public IReadOnlyList<LoadSimulation> Simulations { get; }
 
     /// <summary>One request.</summary>
-    internal Func<LoadStepContext, CancellationToken, ValueTask<LoadStepOutcome>> Step { get; }
+    public Func<LoadStepContext, CancellationToken, ValueTask<LoadStepOutcome>> Step { get; }
 
     /// <summary>
     /// How long requests still in flight when the last phase ends may take before they are cancelled. They count
@@ -66,7 +66,7 @@ public sealed class LoadScenario
     public int MaxInFlight { get; init; } = 10_000;
 
     /// <summary>Called once a second, off the request path, with the scenario's progress; null for none.</summary>
-    internal Action<LoadProgress>? Progress { get; init; }
+    public Action<LoadProgress>? Progress { get; init; }
 
     /// <summary>The most copies of any measured closed-model phase (0 when every measured phase is open).</summary>
     public int Copies => (int)Simulations.Where(s => !s.IsWarmUp && s.Model == LoadModel.Closed).Select(s => Math.Max(s.From, s.To)).DefaultIfEmpty(0).Max();

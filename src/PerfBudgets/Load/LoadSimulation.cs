@@ -11,7 +11,7 @@ namespace PerfBudgets.Load;
 /// <param name="To">Copies, or requests per second, at the end of the phase (equal to <paramref name="From"/> when held constant).</param>
 /// <param name="Duration">How long the phase lasts.</param>
 /// <param name="IsWarmUp">True when the phase's requests are not measured (JIT, connections, pool growth).</param>
-internal sealed record LoadSimulation(LoadModel Model, double From, double To, TimeSpan Duration, bool IsWarmUp = false)
+public sealed record LoadSimulation(LoadModel Model, double From, double To, TimeSpan Duration, bool IsWarmUp = false)
 {
     /// <summary>Closed model: keeps <paramref name="copies"/> copies running back to back (NBomber's KeepConstant).</summary>
     public static LoadSimulation KeepConstant(int copies, TimeSpan duration) => new(LoadModel.Closed, copies, copies, duration);

@@ -4,4 +4,4 @@ namespace PerfBudgets.Load;
 /// <param name="Copy">In a closed-model phase, the index of the copy running the step (for per-copy state such as a
 /// connection); in an open-model phase, −1, because requests there belong to no copy.</param>
 /// <param name="Request">The request's sequence number in the scenario, from 0.</param>
-internal readonly record struct LoadStepContext(int Copy, long Request);
+public readonly record struct LoadStepContext(int Copy, long Request);

@@ -6,7 +6,7 @@ namespace PerfBudgets.Load;
 /// <param name="BytesSent">Payload bytes sent (request body, or a socket frame), as the step counts them.</param>
 /// <param name="BytesReceived">Payload bytes received (response body, or a socket frame), as the step counts them.</param>
 /// <param name="Error">Why a failed request failed; failures are counted per distinct text.</param>
-internal readonly record struct LoadStepOutcome(bool IsSuccess, int StatusCode = 0, long BytesSent = 0, long BytesReceived = 0, string? Error = null)
+public readonly record struct LoadStepOutcome(bool IsSuccess, int StatusCode = 0, long BytesSent = 0, long BytesReceived = 0, string? Error = null)
 {
     /// <summary>A correct answer.</summary>
     public static LoadStepOutcome Success(int statusCode = 0, long bytesSent = 0, long bytesReceived = 0) =>

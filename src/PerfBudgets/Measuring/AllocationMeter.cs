@@ -69,7 +69,7 @@ public static class AllocationMeter
     /// own bytes; run it where nothing else in the process is under test (a collection that runs alone).
     /// </summary>
     /// <remarks>The caller warms up (connections, JIT, pools) before calling; the batches are all measured.</remarks>
-    internal static CallerExcludedMeasurement PerOperationExcludingCaller(Action operation, int operations, int batches)
+    public static CallerExcludedMeasurement PerOperationExcludingCaller(Action operation, int operations, int batches)
     {
         ArgumentNullException.ThrowIfNull(operation);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
@@ -98,7 +98,7 @@ public static class AllocationMeter
     /// Measures a region that the caller runs itself (a load loop, a socket loop) process-wide.
     /// Start it after warm-up; read it with <see cref="ProcessWideRegion.Stop(long)"/>.
     /// </summary>
-    internal static ProcessWideRegion StartProcessWide()
+    public static ProcessWideRegion StartProcessWide()
     {
         BuildOptimization.EnsureOptimized();
         PrepareForMeasurement();
@@ -106,7 +106,7 @@ public static class AllocationMeter
     }
 
     /// <summary>A process-wide measured region started by <see cref="StartProcessWide"/>.</summary>
-    internal readonly struct ProcessWideRegion
+    public readonly struct ProcessWideRegion
     {
         private readonly long _startBytes;
         private readonly int _startGen0;

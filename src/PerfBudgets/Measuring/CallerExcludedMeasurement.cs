@@ -10,7 +10,7 @@ namespace PerfBudgets.Measuring;
 /// <param name="OperationsPerBatch">Operations in each batch.</param>
 /// <param name="CallerBytes">What the calling thread itself allocated over all batches (taken out of each batch).</param>
 /// <param name="Gen0Collections">Gen-0 collections over all batches.</param>
-internal sealed record CallerExcludedMeasurement(IReadOnlyList<double> BytesPerOperationByBatch, int OperationsPerBatch, long CallerBytes, int Gen0Collections)
+public sealed record CallerExcludedMeasurement(IReadOnlyList<double> BytesPerOperationByBatch, int OperationsPerBatch, long CallerBytes, int Gen0Collections)
 {
     /// <summary>
     /// The smallest batch: other work in the process can only add bytes to a batch, while a regression in the

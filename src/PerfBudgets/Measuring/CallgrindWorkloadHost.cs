@@ -15,7 +15,7 @@ namespace PerfBudgets.Measuring;
 /// caused, the completions and what the pool threads did after them included. Each operation adds the host's read of
 /// its command line and write of its answer: two system calls, the same in every round.
 /// </remarks>
-internal static class CallgrindWorkloadHost
+public static class CallgrindWorkloadHost
 {
     /// <summary>
     /// Starts <paramref name="assemblyPath"/> with <paramref name="arguments"/> under Callgrind, waits for it to be

@@ -12,7 +12,7 @@ namespace PerfBudgets.Measuring;
 /// processes run on the pinned patch whatever the machine has installed; raising the pin is a reviewed change that
 /// re-records the counts.
 /// </remarks>
-internal sealed class CountedRuntime
+public sealed class CountedRuntime
 {
     /// <summary>The folder beside the test assembly that holds the pinned dotnet root.</summary>
     public const string DirectoryName = "counted-runtime";

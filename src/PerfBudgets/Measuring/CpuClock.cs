@@ -14,7 +14,7 @@ namespace PerfBudgets.Measuring;
 /// tick) and <see cref="Process.TotalProcessorTime"/>. Elsewhere the thread clock falls back to the process clock
 /// (<see cref="ThreadClockSource"/> says so, and every measurement carries that note).
 /// </remarks>
-internal partial class CpuClock
+public static partial class CpuClock
 {
     private const int ClockProcessCpuTimeId = 2;
     private static readonly int ClockThreadCpuTimeId = OperatingSystem.IsMacOS() ? 16 : 3;
@@ -56,7 +56,7 @@ internal partial class CpuClock
     /// A reader of another process's CPU time. On Linux it reads that process's CPU clock (nanoseconds); elsewhere it
     /// falls back to <see cref="Process.TotalProcessorTime"/> (on Linux /proc would tick only every 10 ms).
     /// </summary>
-    public static Func<long> ForProcess(int processId)
+    internal static Func<long> ForProcess(int processId)
     {
         if (OperatingSystem.IsLinux())
         {

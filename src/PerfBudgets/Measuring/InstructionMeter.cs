@@ -60,6 +60,13 @@ public static partial class InstructionMeter
     public static string RuntimeVersion => CountedRuntime.Current.Version;
 
     /// <summary>
+    /// Why nothing can be counted on this machine (Valgrind not found, not Linux x86-64, a CPU without the pinned
+    /// instruction sets), or null when it can. A counted budget that cannot be measured is reported with this reason
+    /// (<see cref="BudgetGate.NotMeasured"/>), never passed.
+    /// </summary>
+    public static string? UnavailableReason => Valgrind.Current.UnavailableReason;
+
+    /// <summary>
     /// Runs <paramref name="assemblyPath"/> (a workload host) under Callgrind with <paramref name="arguments"/> and
     /// returns its counted regions.
     /// </summary>

@@ -6,7 +6,7 @@ namespace PerfBudgets.Measuring;
 /// Thrown when the instruction meter cannot measure: Valgrind failed, the workload exited with an error, or a counted
 /// region is missing from its profile. Not a broken budget: the run says why it has no figure.
 /// </summary>
-internal sealed class InstructionMeterException : PerfBudgetsException
+public sealed class InstructionMeterException : PerfBudgetsException
 {
     /// <summary>Creates the exception.</summary>
     public InstructionMeterException(string message) : base(message) { }

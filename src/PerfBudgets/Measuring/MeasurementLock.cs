@@ -12,7 +12,7 @@ namespace PerfBudgets.Measuring;
 /// An exclusive lock on a file in the temporary folder (<c>flock</c> on Unix, a share-none handle on Windows). The
 /// operating system releases it when the holder exits, even if it crashes, so a killed run never blocks the next.
 /// </remarks>
-internal sealed class MeasurementLock : IDisposable
+public sealed class MeasurementLock : IDisposable
 {
     private readonly FileStream _file;
 

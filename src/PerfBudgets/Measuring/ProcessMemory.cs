@@ -3,7 +3,7 @@ using System.Globalization;
 namespace PerfBudgets.Measuring;
 
 /// <summary>A process's resident memory as the Linux kernel reports it in <c>/proc/PID/status</c>.</summary>
-internal static class ProcessMemory
+public static class ProcessMemory
 {
     /// <summary>
     /// The peak resident set size in bytes (<c>VmHWM</c>, the high-water mark since the process started), or null
@@ -33,7 +33,7 @@ internal static class ProcessMemory
     }
 
     /// <summary>Reads one <c>kB</c> line of a status text: <c>VmHWM:	  123456 kB</c> gives 126,418,944.</summary>
-    public static long? ParseStatusBytes(string status, string field)
+    internal static long? ParseStatusBytes(string status, string field)
     {
         ArgumentNullException.ThrowIfNull(status);
         foreach (var line in status.Split('\n'))

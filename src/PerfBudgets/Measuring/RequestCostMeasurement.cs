@@ -32,6 +32,9 @@ public sealed class RequestCostMeasurement
     /// <summary>Every measured request, in the order sent.</summary>
     internal IReadOnlyList<RequestCost> Requests { get; }
 
+    /// <summary>How many requests were measured (fewer than asked for when the run's time limit ended it).</summary>
+    public int RequestCount => Requests.Count;
+
     /// <summary>Anything the reader should know about how the run went (readings retried, a clock fallback).</summary>
     public string? Note { get; }
 

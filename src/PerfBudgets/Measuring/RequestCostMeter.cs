@@ -34,6 +34,12 @@ public static partial class RequestCostMeter
     private const uint QuietWindowMicroseconds = 200;
 
     /// <summary>
+    /// Why the server <paramref name="processId"/>'s threads cannot be read here (not Linux, a kernel without
+    /// schedstat), or null when <see cref="Measure"/> can run; report the budget as not measured with it.
+    /// </summary>
+    public static string? UnavailableReason(int processId) => ProcessThreadClock.UnavailableReason(processId);
+
+    /// <summary>
     /// Sends <paramref name="warmUp"/> requests with <paramref name="sendOne"/> unmeasured (the JIT's compilations,
     /// lazy initialisation), then <paramref name="requests"/> measured ones, each once the server
     /// <paramref name="processId"/> is quiet. The server's threads and the calling thread run at a raised priority
@@ -41,7 +47,7 @@ public static partial class RequestCostMeter
     /// requests have taken <paramref name="timeLimit"/> (null: no limit), the run stops with those measured so far (at
     /// least one), and its <see cref="RequestCostMeasurement.Note"/> says how many of <paramref name="requests"/> that was.
     /// </summary>
-    /// <exception cref="PlatformNotSupportedException">The server's threads cannot be read here (<see cref="ProcessThreadClock.UnavailableReason"/>).</exception>
+    /// <exception cref="PlatformNotSupportedException">The server's threads cannot be read here (<see cref="UnavailableReason"/>).</exception>
     public static RequestCostMeasurement Measure(string workload, int processId, Action sendOne, int warmUp, int requests, TimeSpan? timeLimit = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(workload);

@@ -12,7 +12,7 @@ namespace PerfBudgets.Measuring;
 /// and is answered <c>done</c>; <c>check</c> is answered with the workload's own check of its work; end of input ends
 /// it. Reading a line and writing the answer are two system calls of the host per <c>run</c>, in every round alike.
 /// </remarks>
-internal static class ServedWorkload
+public static class ServedWorkload
 {
     /// <summary>Serves <paramref name="runOperations"/> on <paramref name="input"/> / <paramref name="output"/> until the input ends.</summary>
     /// <param name="runOperations">Runs the given number of operations and returns when they are done.</param>

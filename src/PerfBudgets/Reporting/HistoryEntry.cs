@@ -11,7 +11,7 @@ namespace PerfBudgets.Reporting;
 /// <param name="Verdict">The verdict recorded.</param>
 /// <param name="Profile">The active profile.</param>
 /// <param name="TimestampUtc">When it was measured.</param>
-internal sealed record HistoryEntry(
+public sealed record HistoryEntry(
     string RunId,
     string? Commit,
     string Budget,
@@ -24,7 +24,7 @@ internal sealed record HistoryEntry(
     DateTimeOffset TimestampUtc)
 {
     /// <summary>The history line of <paramref name="result"/> in the run <paramref name="run"/>.</summary>
-    public static HistoryEntry Of(BudgetResult result, RunIdentity run)
+    internal static HistoryEntry Of(BudgetResult result, RunIdentity run)
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(run);

@@ -30,7 +30,7 @@ public sealed class CountedRuns : IAsyncLifetime
     private Task<(InstructionMeasurement Measurement, string Check)>? _fileCopy;
 
     /// <summary>Why nothing can be counted on this machine (no Valgrind, not Linux x86-64), or null when it can.</summary>
-    public string? UnavailableReason { get; } = Valgrind.Current.UnavailableReason;
+    public string? UnavailableReason { get; } = InstructionMeter.UnavailableReason;
 
     /// <summary>The in-process workloads' run: every workload of the host, counted in one Callgrind process.</summary>
     public Task<CallgrindRun> InProcess => _inProcess ?? throw new InvalidOperationException(UnavailableReason);
@@ -110,21 +110,10 @@ public sealed class CountedRuns : IAsyncLifetime
         var requests = book.IntParameter("Cpu.Counted.Server.Requests");
         var rounds = book.IntParameter("Cpu.Counted.Server.Rounds");
         using var callgrind = new CallgrindServer();
-        // One pool thread and one socket engine thread: with two or more, which idle thread the runtime wakes for a
-        // request, and whether it wakes a second one that finds nothing to do, is a race, and the counts of the HTTP
-        // endpoints moved by 1-3.5% between runs. With one of each they repeat within 0.2%. The code a request runs is
-        // the same; only the hand-offs between threads are fewer.
-        // No watcher on the configuration files either: it polls them on a timer of its own, and a poll that lands in
-        // a round (tens of thousands of instructions, with the JIT's first compilation of the poll) was counted as the
-        // round's work.
-        using var app = await AppProcess.StartAsync(TimeSpan.FromMinutes(3), CancellationToken.None, withEchoService: true, underCallgrind: callgrind, environment: new Dictionary<string, string>
-        {
-            ["DOTNET_ThreadPool_ForceMinWorkerThreads"] = "1",
-            ["DOTNET_ThreadPool_ForceMaxWorkerThreads"] = "1",
-            ["DOTNET_SYSTEM_NET_SOCKETS_THREAD_COUNT"] = "1",
-            ["DOTNET_hostBuilder__reloadConfigOnChange"] = "false",
-            ["DOTNET_SYSTEM_NET_SOCKETS_INLINE_COMPLETIONS"] = "1",
-        });
+        // The package's settings for a counted server (one pool thread, one socket-engine thread, no configuration
+        // watcher, inline socket completions: CallgrindServer.SteadyServerEnvironment says why).
+        using var app = await AppProcess.StartAsync(TimeSpan.FromMinutes(3), CancellationToken.None, withEchoService: true, underCallgrind: callgrind,
+            environment: CallgrindServer.SteadyServerEnvironment);
         // The 9-employee list as JSON: what GET /api/employees?count=9 answers, and the body POST /api/employees/echo
         // sends and gets back.
         var list9 = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);

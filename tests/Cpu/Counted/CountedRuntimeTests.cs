@@ -16,7 +16,7 @@ public sealed class CountedRuntimeTests(CountedRuns runs)
 
         var run = await runs.InProcess;
 
-        CountedRuntime.Current.IsPinned.Should().BeTrue("the suite lays the pinned runtime out beside itself (build/CountedRuntime.targets)");
+        CountedRuntime.Current.IsPinned.Should().BeTrue("the suite lays the pinned runtime out beside itself (the PerfBudgets package's buildTransitive/PerfBudgets.targets)");
         run.StandardOutput.Should().Contain($"runtime {CountedRuntime.Current.Version}\n", "the host reports the runtime it runs on");
         SuiteGate.Current.Book.Budgets.Where(b => b.RecordedOn is not null).Should().OnlyContain(b => b.RecordedOn!.Runtime == CountedRuntime.Current.Version,
             "every count is recorded on the pinned runtime");

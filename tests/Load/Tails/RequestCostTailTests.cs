@@ -52,7 +52,7 @@ public sealed class RequestCostTailTests(TailServer server, ITestOutputHelper ou
 
     private async Task CheckAsync(string budgetName, string workload, Func<(Action Send, IDisposable Connection)> open)
     {
-        if (ProcessThreadClock.UnavailableReason(server.App.ProcessId) is { } reason)
+        if (RequestCostMeter.UnavailableReason(server.App.ProcessId) is { } reason)
         {
             _gate.NotMeasured(budgetName, reason);
             return;
@@ -74,10 +74,10 @@ public sealed class RequestCostTailTests(TailServer server, ITestOutputHelper ou
                 {
                     var measurement = RequestCostMeter.Measure(workload, server.App.ProcessId, send, warmUp, requests, timeLimit);
                     output.WriteLine(measurement.ToString());
-                    if (measurement.Requests.Count < minimum)
+                    if (measurement.RequestCount < minimum)
                     {
                         // Too few for the p99 to mean a tail (the machine was too busy to let the server fall quiet).
-                        _gate.NotMeasured(budgetName, $"{measurement.Requests.Count:N0} requests measured within {timeLimit.TotalSeconds:0} s, fewer than the {minimum:N0} a p99 needs ({measurement.Note})");
+                        _gate.NotMeasured(budgetName, $"{measurement.RequestCount:N0} requests measured within {timeLimit.TotalSeconds:0} s, fewer than the {minimum:N0} a p99 needs ({measurement.Note})");
                     }
 
                     output.WriteLine("  slowest: " + SlowRequestAttribution.From(measurement, limit).Summary);

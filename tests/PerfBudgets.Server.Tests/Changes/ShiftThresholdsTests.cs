@@ -20,6 +20,16 @@ public sealed class ShiftThresholdsTests
     }
 
     [Fact]
+    public void A_servers_own_defaults_replace_the_kinds_it_names_and_keep_the_others()
+    {
+        var steadier = new ShiftThresholds(defaults: new Dictionary<string, double> { ["p99-ms-max"] = 0.5 });
+
+        steadier.For("Sockets.Echo.P99Ms", "p99-ms-max").Should().Be((0.5, "default"), "the team's machines are steadier than the shared 2-core one the default was measured on");
+        steadier.For("Api.DelayAsync.P99CpuMsPerRequest", "p99-cpu-ms-per-request-max").Should().Be((0.6, "default"), "a kind it does not name keeps the built-in default");
+        steadier.For("Sockets.Echo.P99Ms", "p99-ms-max", new RecordedNoise(0.4, 0)).MinShift.Should().Be(0.4, "a tighter noise threshold still wins");
+    }
+
+    [Fact]
     public void Without_budgets_a_budget_takes_its_kinds_default_an_at_least_kinds_drop_read_as_a_step()
     {
         ShiftThresholds.Defaults.For("Sockets.Echo.P99Ms", "p99-ms-max").Should().Be((4.2, "default"));

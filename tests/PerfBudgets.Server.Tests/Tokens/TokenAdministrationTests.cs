@@ -3,7 +3,7 @@ using System.Net;
 using System.Net.Http.Headers;
 using PerfBudgets.Server.Tests.Postgres;
 using PerfBudgets.Server.Tokens;
-using PerfBudgets.Tool;
+using PerfBudgets.Server.Cli;
 
 namespace PerfBudgets.Server.Tests.Tokens;
 
@@ -83,7 +83,7 @@ public abstract class TokenAdministrationTests
     }
 }
 
-/// <summary>Token administration on SQLite, and through <c>perfbudgets serve</c>'s options.</summary>
+/// <summary>Token administration on SQLite, and through <c>perfbudgets-server</c>'s options.</summary>
 public sealed class TokenAdministrationTestsOnSqlite : TokenAdministrationTests
 {
     protected override PostgresCluster? Postgres => null;

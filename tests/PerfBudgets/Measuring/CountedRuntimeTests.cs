@@ -48,7 +48,7 @@ public sealed class CountedRuntimeTests : IDisposable
     [Fact]
     public void The_counted_suite_runs_on_the_pinned_runtime()
     {
-        // The Cpu suite imports build/CountedRuntime.targets; this suite does not, so it sees the machine's.
+        // The Cpu suite imports the package's buildTransitive/PerfBudgets.targets; this suite does not, so it sees the machine's.
         CountedRuntime.Current.IsPinned.Should().BeFalse();
     }
 }

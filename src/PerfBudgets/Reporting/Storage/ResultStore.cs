@@ -131,7 +131,7 @@ public sealed class ResultStore
     /// Parses the text of a <c>results.json</c>; unlike <see cref="ReadAll"/> it throws <see cref="JsonException"/> when
     /// the text is not one (a baseline must not be read as empty by mistake).
     /// </summary>
-    internal static IReadOnlyList<BudgetResult> Parse(string json)
+    public static IReadOnlyList<BudgetResult> Parse(string json)
     {
         ArgumentNullException.ThrowIfNull(json);
         var file = JsonSerializer.Deserialize<ResultsFile>(json, JsonOptions);
@@ -142,7 +142,7 @@ public sealed class ResultStore
     /// Reads <c>history.jsonl</c>, oldest first; an absent file reads as empty, and a line that is not a history entry
     /// (a run killed mid-write) is skipped and counted in <paramref name="skipped"/>.
     /// </summary>
-    internal static List<HistoryEntry> ReadHistory(string historyPath, out int skipped)
+    public static IReadOnlyList<HistoryEntry> ReadHistory(string historyPath, out int skipped)
     {
         skipped = 0;
         var entries = new List<HistoryEntry>();

@@ -1,0 +1,1 @@
+await GreetingService.GreetingApp.Build(args).RunAsync();

@@ -1,0 +1,41 @@
+using PerfBudgets.Measuring;
+using TextStats;
+
+// Every text is built before counting starts, and each counter has seen its words once, so what is counted is the
+// steady state: a known word allocates nothing. Under the counted runtime tiering is off, so three warm-up
+// operations compile every method once and for all.
+var paragraph = Sample.Text(words: 200);
+var counter = new WordCounter();
+InstructionRegion.Measure("Text.Add", n => { for (var i = 0; i < n; i++) counter.Add(paragraph); }, operations: 200, warmUpOperations: 3);
+
+// The same operation at two sizes, for the growth budget.
+foreach (var size in new[] { 100, 10_000 })
+{
+    var text = Sample.Text(size);
+    var sized = new WordCounter();
+    InstructionRegion.Measure($"Text.Add{size}", n => { for (var i = 0; i < n; i++) sized.Add(text); }, operations: size == 100 ? 100 : 1, warmUpOperations: 3);
+}
+
+// A 256 KiB file, for the system-call budget: its reads are the system calls.
+var file = Path.Combine(Path.GetTempPath(), $"textstats-{Environment.ProcessId}.txt");
+File.WriteAllText(file, Sample.Text(words: 40_000));
+try
+{
+    var fromFiles = new WordCounter();
+    InstructionRegion.Measure("Text.AddFile", n => { for (var i = 0; i < n; i++) fromFiles.AddFile(file); }, operations: 2, warmUpOperations: 3);
+}
+finally
+{
+    File.Delete(file);
+}
+
+Console.WriteLine($"counted {counter.DistinctWords} distinct words");
+
+/// <summary>Texts of a fixed vocabulary, the same in every run.</summary>
+internal static class Sample
+{
+    private static readonly string[] Vocabulary = ["budget", "gate", "count", "alloc", "heap", "thread", "span", "pool", "queue", "lock"];
+
+    public static string Text(int words) =>
+        string.Join(' ', Enumerable.Range(0, words).Select(i => Vocabulary[(i * 7) % Vocabulary.Length] + ((i % 13) == 0 ? "," : string.Empty)));
+}

@@ -1,0 +1,104 @@
+namespace TextStats;
+
+/// <summary>Counts the words of texts (runs of letters), case-insensitively.</summary>
+public sealed class WordCounter
+{
+    private readonly Dictionary<string, int> _counts = new(StringComparer.OrdinalIgnoreCase);
+
+#if BREAK_RETAINED
+    private static readonly List<string> Seen = [];
+#endif
+
+    /// <summary>How many different words were counted.</summary>
+    public int DistinctWords => _counts.Count;
+
+    /// <summary>How often <paramref name="word"/> was counted.</summary>
+    public int this[string word] => _counts.TryGetValue(word, out var count) ? count : 0;
+
+    /// <summary>Counts the words of <paramref name="text"/>; a word seen before allocates nothing. Returns the words counted.</summary>
+    public int Add(ReadOnlySpan<char> text)
+    {
+#if BREAK_ALLOCATION
+        _ = text.ToString();
+#endif
+#if BREAK_RETAINED
+        Seen.Add(text.ToString());
+#endif
+        var lookup = _counts.GetAlternateLookup<ReadOnlySpan<char>>();
+        var words = 0;
+        var i = 0;
+        while (i < text.Length)
+        {
+            while (i < text.Length && !char.IsLetter(text[i]))
+            {
+                i++;
+            }
+
+            var start = i;
+            while (i < text.Length && char.IsLetter(text[i]))
+            {
+                i++;
+            }
+
+            if (i > start)
+            {
+                var word = text[start..i];
+                lookup[word] = lookup.TryGetValue(word, out var count) ? count + 1 : 1;
+                words++;
+#if BREAK_INSTRUCTIONS
+                for (var k = 0; k < word.Length; k++)
+                {
+                    _checksum += char.ToUpperInvariant(word[k]);
+                }
+#endif
+#if BREAK_GROWTH
+                _checksum += text[..start].IndexOf('\u0001');
+#endif
+            }
+        }
+
+        return words;
+    }
+
+    /// <summary>Counts the words of the file at <paramref name="path"/>, read through a 64 KiB buffer.</summary>
+    public int AddFile(string path)
+    {
+#if BREAK_SYSCALLS
+        const int BufferSize = 4 * 1024;
+#else
+        const int BufferSize = 64 * 1024;
+#endif
+        using var reader = new StreamReader(path, System.Text.Encoding.UTF8, detectEncodingFromByteOrderMarks: false, BufferSize);
+        var buffer = new char[BufferSize];
+        var words = 0;
+        int read;
+        var carry = 0;
+        while ((read = reader.Read(buffer, carry, buffer.Length - carry)) > 0)
+        {
+            var filled = carry + read;
+            var end = filled;
+            while (end > 0 && char.IsLetter(buffer[end - 1]))
+            {
+                end--; // a word cut at the buffer's end is counted with the next read
+            }
+
+            if (end == 0)
+            {
+                end = filled;
+            }
+
+            words += Add(buffer.AsSpan(0, end));
+            carry = filled - end;
+            buffer.AsSpan(end, carry).CopyTo(buffer);
+        }
+
+        return words + Add(buffer.AsSpan(0, carry));
+    }
+
+#if BREAK_INSTRUCTIONS || BREAK_GROWTH
+    private long _checksum;
+
+    /// <summary>Work the deliberate breaks do.</summary>
+    public long Checksum => _checksum;
+#endif
+}
