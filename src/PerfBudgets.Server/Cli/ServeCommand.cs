@@ -25,6 +25,15 @@ internal static class ServeCommand
         var retainDays = new Option<int?>("--retain-days") { Description = "Delete runs uploaded more than this many days ago (each branch's newest run is kept), on start and hourly. Default: keep every run." };
         var retainRuns = new Option<int?>("--retain-runs-per-branch") { Description = "Delete runs beyond the newest this many of their branch, on start and hourly. Default: keep every run." };
         var prune = new Option<bool>("--prune") { Description = "Delete the runs --retain-days and --retain-runs-per-branch name, print how many, and exit." };
+        var defaults = new ResultsServerOptions();
+        var maxParents = Limit("--max-parents-per-commit", "The most parents one commit may name, in an upload or a baseline's ?parents=.", defaults.MaxParentsPerCommit);
+        var maxResults = Limit("--max-results-per-upload", "The most figures one upload may hold.", defaults.MaxResultsPerUpload);
+        var maxAncestry = Limit("--max-ancestry-per-upload", "The most ancestry entries (commits with their parents) one upload may send.", defaults.MaxAncestryPerUpload);
+        var maxDepth = Limit("--max-ancestor-depth", "How many generations the nearest-ancestor search walks.", defaults.MaxAncestorDepth);
+        var maxReads = Limit("--max-concurrent-reads", "How many reads (every request but an upload) are worked on at once; more wait in a queue.", defaults.MaxConcurrentReads);
+        var maxQueued = Limit("--max-queued-reads", "How many reads may wait for a slot; past that a read is 503.", defaults.MaxQueuedReads);
+        var runsPerPage = Limit("--runs-per-page", "How many runs a budget's dashboard page shows at a time.", defaults.RunsPerPage);
+        var changePointRuns = Limit("--change-point-runs", "How many of a series' newest runs the change points are searched in.", defaults.ChangePointRuns);
         var certificateKey = new Option<string?>("--certificate-key") { Description = "The PEM private key of --certificate, where the certificate file does not hold it." };
         var url = new Option<string>("--url") { Description = "Where to listen.", DefaultValueFactory = _ => ResultsServerOptions.DefaultUrl };
         var maxUpload = new Option<long>("--max-upload-bytes") { Description = "The largest upload accepted, in bytes.", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytes };
@@ -42,7 +51,8 @@ internal static class ServeCommand
             DefaultValueFactory = _ => [],
         };
         var command = new RootCommand("perfbudgets-server: the results server of PerfBudgets runs, uploaded from CI, kept in a database, served back as the baseline of any commit, with its dashboard.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken,
-            budgets, shiftDefaults, postgresFile, trustedProxies, allowedHosts, certificate, certificateKey, retainDays, retainRuns, prune };
+            budgets, shiftDefaults, postgresFile, trustedProxies, allowedHosts, certificate, certificateKey, retainDays, retainRuns, prune,
+            maxParents, maxResults, maxAncestry, maxDepth, maxReads, maxQueued, runsPerPage, changePointRuns };
         command.SetAction((parseResult, cancellationToken) => RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -72,6 +82,14 @@ internal static class ServeCommand
                 CertificateKeyPath = parseResult.GetValue(certificateKey),
                 RetainDays = parseResult.GetValue(retainDays),
                 RetainRunsPerBranch = parseResult.GetValue(retainRuns),
+                MaxParentsPerCommit = parseResult.GetValue(maxParents),
+                MaxResultsPerUpload = parseResult.GetValue(maxResults),
+                MaxAncestryPerUpload = parseResult.GetValue(maxAncestry),
+                MaxAncestorDepth = parseResult.GetValue(maxDepth),
+                MaxConcurrentReads = parseResult.GetValue(maxReads),
+                MaxQueuedReads = parseResult.GetValue(maxQueued),
+                RunsPerPage = parseResult.GetValue(runsPerPage),
+                ChangePointRuns = parseResult.GetValue(changePointRuns),
             };
             if (parseResult.GetValue(prune) && !options.Prunes)
             {
@@ -169,6 +187,10 @@ internal static class ServeCommand
 
         return steps;
     }
+
+    // A limit of ResultsServerOptions on the command line, its default the setting's (validated on start).
+    private static Option<int> Limit(string name, string description, int fallback) =>
+        new(name) { Description = $"{description} Default: {fallback}.", DefaultValueFactory = _ => fallback };
 
     private static string PostgresWhere(string connectionString)
     {

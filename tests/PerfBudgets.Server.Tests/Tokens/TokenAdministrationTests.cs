@@ -119,7 +119,29 @@ public sealed class TokenAdministrationTestsOnSqlite : TokenAdministrationTests
         }
     }
 
-    // Runs `perfbudgets serve --database FILE ARGS` and answers what it printed on standard output.
+    [Fact]
+    public async Task A_limit_out_of_range_on_the_command_line_is_refused_before_anything_is_done()
+    {
+        var folder = Directory.CreateTempSubdirectory("perfbudgets-limits-").FullName;
+        var error = Console.Error;
+        try
+        {
+            using var printed = new StringWriter();
+            Console.SetError(printed);
+            var exitCode = await ServeCommand.Create().Parse(["--database", Path.Combine(folder, "results.db"), "--max-concurrent-reads", "0", "--add-project", "gate"])
+                .InvokeAsync(cancellationToken: TestContext.Current.CancellationToken);
+
+            exitCode.Should().NotBe(0);
+            printed.ToString().Should().Contain("MaxConcurrentReads must be positive");
+        }
+        finally
+        {
+            Console.SetError(error);
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    // Runs `perfbudgets-server --database FILE ARGS` and answers what it printed on standard output.
     private static async Task<string> ServeAsync(string database, params string[] args)
     {
         using var printed = new StringWriter();
