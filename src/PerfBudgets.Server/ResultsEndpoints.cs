@@ -17,6 +17,9 @@ namespace PerfBudgets.Server;
 /// </summary>
 internal static class ResultsEndpoints
 {
+    // Long enough for any key scheme a client may use (a GUID is 36), short enough to index.
+    private const int MaxIdempotencyKeyLength = 200;
+
     public static void Map(IEndpointRouteBuilder routes)
     {
         routes.MapPost("/api/projects/{project}/runs", (HttpContext context, string project) => Refusing(() => UploadAsync(context, project)));
@@ -54,10 +57,27 @@ internal static class ResultsEndpoints
         }
 
         var body = await ReadBodyAsync(context.Request, options.MaxUploadBytes, context.RequestAborted);
-        var run = UploadParser.Parse(body);
-        var runId = await storage.AddRunAsync(project, run, context.RequestAborted);
-        return Results.Created($"/api/projects/{Uri.EscapeDataString(project)}/runs?commit={Uri.EscapeDataString(run.Commit)}",
-            new { runId, project, commit = run.Commit, results = run.Results.Count });
+        var run = UploadParser.Parse(body, options) with { IdempotencyKey = IdempotencyKey(context.Request) };
+        var stored = await storage.AddRunAsync(project, run, context.RequestAborted);
+        var location = $"/api/projects/{Uri.EscapeDataString(project)}/runs?commit={Uri.EscapeDataString(run.Commit)}";
+        var answer = new { runId = stored.RunId, project, commit = run.Commit, results = run.Results.Count, replayed = stored.Replayed };
+        return stored.Replayed ? Results.Ok(answer) : Results.Created(location, answer);
+    }
+
+    // The Idempotency-Key header (draft-ietf-httpapi-idempotency-key-header): any visible ASCII up to 200 characters;
+    // the tool sends a new GUID per upload and the same one on each retry of it.
+    private static string? IdempotencyKey(HttpRequest request)
+    {
+        if (!request.Headers.TryGetValue("Idempotency-Key", out var values))
+        {
+            return null;
+        }
+
+        var key = values.ToString().Trim().Trim('"');
+        return key.Length is > 0 and <= MaxIdempotencyKeyLength && key.All(c => c is > ' ' and <= '~')
+            ? key
+            : throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"Idempotency-Key must be 1 to {MaxIdempotencyKeyLength} visible ASCII characters, such as a GUID.");
     }
 
     private static async Task<IResult> BaselineAsync(HttpContext context, string project)
@@ -75,9 +95,16 @@ internal static class ResultsEndpoints
             return Results.Text(results, "application/json");
         }
 
+        var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
         var parents = context.Request.Query["parents"].ToString()
             .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
-        var nearest = await storage.NearestAncestorWithRunAsync(project, commit, parents, context.RequestAborted);
+        if (parents.Length > options.MaxParentsPerCommit)
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"?parents= names {parents.Length} commits; this server takes at most {options.MaxParentsPerCommit} (MaxParentsPerCommit).");
+        }
+
+        var nearest = await storage.NearestAncestorWithRunAsync(project, commit, parents, options.MaxAncestorDepth, context.RequestAborted);
         var message = nearest is null
             ? $"Project '{project}' has no run of commit {commit}, and none of an ancestor it knows of (pass ?parents= to name the commit's parents)."
             : $"Project '{project}' has no run of commit {commit}; the nearest ancestor with a run is {nearest}.";
@@ -119,6 +146,8 @@ internal static class ResultsEndpoints
     {
         if (context.RequestServices.GetRequiredService<ResultsServerOptions>().ReadTokenRequired)
         {
+            // What only a token reads is kept by no cache: not the browser's (a shared machine's back button), not a proxy's.
+            context.Response.Headers.CacheControl = "no-store";
             await AuthorizeAsync(context, storage, project, reading: true, fromCookie);
             return;
         }
@@ -131,10 +160,22 @@ internal static class ResultsEndpoints
 
     // 401 without a token, 403 with a wrong one; an unknown project answers 403 as a wrong token does, so that a writer
     // without a token cannot list projects. Writing takes only a bearer token, never the sign-in cookie, so that another
-    // site cannot make a signed-in browser upload.
+    // site cannot make a signed-in browser upload. A page (fromCookie) also takes the sign-in's session, checked against
+    // the project's current read-only token: an expired or replaced one is 401, for the page to offer the sign-in again.
     private static async Task AuthorizeAsync(HttpContext context, IResultsStorage storage, string project, bool reading = false, bool fromCookie = false)
     {
-        var presented = BearerToken(context.Request) ?? (fromCookie ? Dashboard.SignInEndpoints.CookieToken(context.Request) : null);
+        var presented = BearerToken(context.Request);
+        if (presented is null && fromCookie && Dashboard.SignInEndpoints.CookieSession(context.Request) is { } session)
+        {
+            if (await storage.ReadTokenHashAsync(project, context.RequestAborted) is { } readHash
+                && Tokens.DashboardSession.IsValid(session, project, readHash, DateTimeOffset.UtcNow))
+            {
+                return;
+            }
+
+            throw new ServerInputException(StatusCodes.Status401Unauthorized, "The sign-in has expired, or the project's read-only token has been replaced: sign in again.");
+        }
+
         if (presented is null)
         {
             context.Response.Headers.WWWAuthenticate = "Bearer";

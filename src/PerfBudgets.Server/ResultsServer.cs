@@ -1,3 +1,4 @@
+using System.Threading.RateLimiting;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -28,6 +29,9 @@ internal sealed class ResultsServer : IAsyncDisposable
     /// <summary>The storage the server writes to (tests read it back directly).</summary>
     public IResultsStorage Storage { get; }
 
+    /// <summary>The change points kept between uploads (tests count its computations).</summary>
+    internal Changes.ChangePointCache ChangePoints => _app.Services.GetRequiredService<Changes.ChangePointCache>();
+
     /// <summary>The address actually bound (port 0 resolved), once started.</summary>
     public Uri Address => new(_app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First());
 
@@ -35,11 +39,23 @@ internal sealed class ResultsServer : IAsyncDisposable
     public static ResultsServer Create(ResultsServerOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
+        options.Validate();
         AdoResultsStorage storage = options.PostgresConnectionString is { } postgres
             ? new PostgresResultsStorage(postgres)
             : new SqliteResultsStorage(options.DatabasePath);
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
+        // The slim builder leaves out Kestrel's HTTPS configuration: without it an https:// URL finds no certificate.
+        builder.WebHost.UseKestrelHttpsConfiguration();
+        if (options.CertificatePath is { } certificate)
+        {
+            builder.Configuration["Kestrel:Certificates:Default:Path"] = Path.GetFullPath(certificate);
+            if (options.CertificateKeyPath is { } key)
+            {
+                builder.Configuration["Kestrel:Certificates:Default:KeyPath"] = Path.GetFullPath(key);
+            }
+        }
+
         builder.WebHost.UseUrls(options.Url);
         // Kestrel refuses a larger body itself (413) before the endpoint reads it; the endpoint checks again for
         // bodies without a Content-Length.
@@ -49,13 +65,93 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.Services.AddSingleton(new Changes.ShiftThresholds(
             options.BudgetsFile is { } budgets ? PerfBudgets.Budgets.BudgetBook.Load(budgets, PerfBudgets.Budgets.HarnessEnvironment.Profile) : null,
             options.ShiftDefaults));
+        builder.Services.AddSingleton(new Changes.ChangePointCache(options.MaxCachedChangeSets, options.ChangePointWait));
+        if (options.Prunes)
+        {
+            builder.Services.AddSingleton(TimeProvider.System);
+            builder.Services.AddHostedService<Retention>();
+        }
+
+        builder.Services.AddRateLimiter(limiter =>
+        {
+            limiter.GlobalLimiter = ReadLimiter(options);
+            limiter.OnRejected = (rejected, _) =>
+            {
+                rejected.HttpContext.Response.StatusCode = StatusCodes.Status503ServiceUnavailable;
+                rejected.HttpContext.Response.Headers.RetryAfter = "1";
+                return ValueTask.CompletedTask;
+            };
+        });
         builder.Services.AddProblemDetails();
+        var allowedHosts = options.EffectiveAllowedHosts();
+        if (allowedHosts is not null)
+        {
+            builder.Services.AddHostFiltering(filtering =>
+            {
+                filtering.AllowedHosts = [.. allowedHosts];
+                filtering.AllowEmptyHosts = false;
+            });
+        }
+
         var app = builder.Build();
+        if (options.TrustedProxies.Count > 0)
+        {
+            app.UseForwardedHeaders(ForwardedHeaders(options.TrustedProxies));
+        }
+
+        if (allowedHosts is not null)
+        {
+            app.UseHostFiltering();
+        }
+
+        app.UseRateLimiter();
+
         ResultsEndpoints.Map(app);
         Dashboard.DashboardEndpoints.Map(app);
         Dashboard.SignInEndpoints.Map(app);
         Changes.ChangesEndpoints.Map(app);
         return new ResultsServer(app, storage);
+    }
+
+    // Every request but an upload shares one concurrency limit; uploads are never queued behind readers.
+    private static PartitionedRateLimiter<HttpContext> ReadLimiter(ResultsServerOptions options) =>
+        PartitionedRateLimiter.Create<HttpContext, string>(context => IsUpload(context.Request)
+            ? RateLimitPartition.GetNoLimiter("uploads")
+            : RateLimitPartition.GetConcurrencyLimiter("reads", _ => new ConcurrencyLimiterOptions
+            {
+                PermitLimit = options.MaxConcurrentReads,
+                QueueLimit = options.MaxQueuedReads,
+                QueueProcessingOrder = QueueProcessingOrder.OldestFirst,
+            }));
+
+    private static bool IsUpload(HttpRequest request) =>
+        HttpMethods.IsPost(request.Method) && request.Path.StartsWithSegments("/api/projects", StringComparison.Ordinal)
+        && request.Path.Value!.EndsWith("/runs", StringComparison.Ordinal);
+
+    // Only the proxies named: ASP.NET Core's defaults would also believe any loopback client.
+    private static ForwardedHeadersOptions ForwardedHeaders(IReadOnlyList<string> trustedProxies)
+    {
+        var forwarded = new ForwardedHeadersOptions
+        {
+            ForwardedHeaders = Microsoft.AspNetCore.HttpOverrides.ForwardedHeaders.XForwardedFor
+                | Microsoft.AspNetCore.HttpOverrides.ForwardedHeaders.XForwardedProto
+                | Microsoft.AspNetCore.HttpOverrides.ForwardedHeaders.XForwardedHost,
+        };
+        forwarded.KnownProxies.Clear();
+        forwarded.KnownIPNetworks.Clear();
+        foreach (var proxy in trustedProxies)
+        {
+            if (System.Net.IPAddress.TryParse(proxy, out var address))
+            {
+                forwarded.KnownProxies.Add(address);
+            }
+            else
+            {
+                forwarded.KnownIPNetworks.Add(System.Net.IPNetwork.Parse(proxy));
+            }
+        }
+
+        return forwarded;
     }
 
     public Task StartAsync(CancellationToken cancellationToken = default)

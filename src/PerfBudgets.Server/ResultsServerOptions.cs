@@ -49,4 +49,174 @@ internal sealed record ResultsServerOptions
     /// larger. Null: the defaults.
     /// </summary>
     public IReadOnlyDictionary<string, double>? ShiftDefaults { get; init; }
+
+    /// <summary>
+    /// The most parents one commit may name, in an upload (its <c>parents</c>, each <c>ancestry</c> entry's) and in a
+    /// baseline's <c>?parents=</c>: 16. A merge has two; git's octopus merges rarely more than a dozen.
+    /// </summary>
+    public int MaxParentsPerCommit { get; init; } = 16;
+
+    /// <summary>
+    /// The most figures one upload may hold: 5,000, about ten times the budgets of a large project (this repository's
+    /// gate has fewer than 100).
+    /// </summary>
+    public int MaxResultsPerUpload { get; init; } = 5_000;
+
+    /// <summary>
+    /// The most <c>ancestry</c> entries (commits with their parents) one upload may send: 1,000, ten times the
+    /// <c>upload --ancestry 100</c> the docs suggest.
+    /// </summary>
+    public int MaxAncestryPerUpload { get; init; } = 1_000;
+
+    /// <summary>
+    /// How many generations back from a commit the nearest-ancestor search walks the stored commit graph: 1,000, far
+    /// more than a pull request's merge base is behind the last run of its branch. The whole walk is one recursive
+    /// query whose rows are at most this depth times the graph's width (the commits at one distance).
+    /// </summary>
+    public int MaxAncestorDepth { get; init; } = 1_000;
+
+    /// <summary>
+    /// The reverse proxies (IP addresses, or networks as <c>10.0.0.0/8</c>) whose <c>X-Forwarded-For</c>,
+    /// <c>X-Forwarded-Proto</c> and <c>X-Forwarded-Host</c> are believed, so that behind a proxy that ends TLS a request
+    /// is seen as the browser made it (https, the public host): the sign-in's origin check passes and its cookie is
+    /// <c>Secure</c>. Empty (the default): the headers are ignored, so no client can claim to have come over https.
+    /// </summary>
+    public IReadOnlyList<string> TrustedProxies { get; init; } = [];
+
+    /// <summary>
+    /// The host names a request may name in its <c>Host</c> header (<c>*.example.com</c> allowed); others are 400, so a
+    /// DNS-rebound name cannot reach a server on loopback. Null (the default): on a server that listens on loopback alone
+    /// and trusts no proxy, <c>localhost</c>, <c>127.0.0.1</c> and <c>[::1]</c>; otherwise any.
+    /// </summary>
+    public IReadOnlyList<string>? AllowedHosts { get; init; }
+
+    /// <summary>
+    /// The certificate for an <c>https://</c> <see cref="Url"/>: a PEM or PFX file (Kestrel's
+    /// <c>Certificates:Default:Path</c>, which a <c>Kestrel__Certificates__Default__Path</c> environment variable also
+    /// sets); null takes Kestrel's configuration, else the development certificate.
+    /// </summary>
+    public string? CertificatePath { get; init; }
+
+    /// <summary>The PEM private key of <see cref="CertificatePath"/> when the certificate file does not hold it.</summary>
+    public string? CertificateKeyPath { get; init; }
+
+    /// <summary>The host names <see cref="AllowedHosts"/> means (its default resolved), or null where any host is allowed.</summary>
+    public IReadOnlyList<string>? EffectiveAllowedHosts()
+    {
+        if (AllowedHosts is { } named)
+        {
+            return named.Contains("*") ? null : named;
+        }
+
+        return TrustedProxies.Count == 0 && Url.Split(';').All(IsLoopbackUrl) ? ["localhost", "127.0.0.1", "[::1]"] : null;
+    }
+
+    private static bool IsLoopbackUrl(string url) =>
+        Uri.TryCreate(url.Trim(), UriKind.Absolute, out var uri)
+        && (uri.IsLoopback || (System.Net.IPAddress.TryParse(uri.Host.Trim('[', ']'), out var address) && System.Net.IPAddress.IsLoopback(address)));
+
+    /// <summary>
+    /// How long a dashboard sign-in lasts (<see cref="Tokens.DashboardSession"/>): 12 hours, a working day; the cookie
+    /// also ends with the browser session.
+    /// </summary>
+    public TimeSpan SignInLifetime { get; init; } = TimeSpan.FromHours(12);
+
+    /// <summary>
+    /// How many change-point answers the server keeps between uploads (<see cref="Changes.ChangePointCache"/>): 1,024,
+    /// far more than a team's projects × branches × budgets that are read; past it the cache starts again empty.
+    /// </summary>
+    public int MaxCachedChangeSets { get; init; } = 1_024;
+
+    /// <summary>
+    /// How many of a series' newest runs the change points are searched in: 500, months of a busy branch's CI. The
+    /// search grows faster than the runs (20 budgets of 2,000 runs took 3.3 s of a core, once per upload), and a shift
+    /// older than that is history the pull requests no longer ask about.
+    /// </summary>
+    public int ChangePointRuns { get; init; } = 500;
+
+    /// <summary>
+    /// How long a reader waits for change points being computed after an upload before it is given the previous
+    /// answer (stale by that upload): 1 second, longer than a search of a few thousand runs takes on an idle machine.
+    /// </summary>
+    public TimeSpan ChangePointWait { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// How many runs a budget's dashboard page shows at a time, in its chart and its table (older ones a link away): 200.
+    /// </summary>
+    public int RunsPerPage { get; init; } = 200;
+
+    /// <summary>
+    /// Runs uploaded more than this many days ago are deleted (each branch's newest run is kept); null (the default)
+    /// keeps every run. Applied on start and every <see cref="PruneInterval"/>.
+    /// </summary>
+    public int? RetainDays { get; init; }
+
+    /// <summary>
+    /// Runs beyond the newest this many of their branch are deleted; null (the default) keeps every run. Applied on
+    /// start and every <see cref="PruneInterval"/>.
+    /// </summary>
+    public int? RetainRunsPerBranch { get; init; }
+
+    /// <summary>How often a server with <see cref="RetainDays"/> or <see cref="RetainRunsPerBranch"/> prunes: hourly.</summary>
+    public TimeSpan PruneInterval { get; init; } = TimeSpan.FromHours(1);
+
+    /// <summary>True when a retention setting is given.</summary>
+    public bool Prunes => RetainDays is not null || RetainRunsPerBranch is not null;
+
+    /// <summary>
+    /// How many reads (API reads, dashboard pages, sign-ins: every request but an upload) the server works on at once:
+    /// twice the cores, at least 4. More wait in a queue, oldest first, so that readers, however many, leave the cores,
+    /// the thread pool and the database's connections to the uploads, which are never queued.
+    /// </summary>
+    public int MaxConcurrentReads { get; init; } = Math.Max(4, 2 * Environment.ProcessorCount);
+
+    /// <summary>How many reads may wait for one of <see cref="MaxConcurrentReads"/>: 256; past that a read is 503 with <c>Retry-After</c>.</summary>
+    public int MaxQueuedReads { get; init; } = 256;
+
+    /// <summary>Throws when a setting is out of range, naming it.</summary>
+    public void Validate()
+    {
+        Positive(MaxUploadBytes, nameof(MaxUploadBytes));
+        Positive(MaxParentsPerCommit, nameof(MaxParentsPerCommit));
+        Positive(MaxResultsPerUpload, nameof(MaxResultsPerUpload));
+        Positive(MaxAncestryPerUpload, nameof(MaxAncestryPerUpload));
+        Positive(MaxAncestorDepth, nameof(MaxAncestorDepth));
+        Positive(SignInLifetime.Ticks, nameof(SignInLifetime));
+        Positive(MaxCachedChangeSets, nameof(MaxCachedChangeSets));
+        Positive(ChangePointRuns, nameof(ChangePointRuns));
+        Positive(ChangePointWait.Ticks, nameof(ChangePointWait));
+        Positive(RunsPerPage, nameof(RunsPerPage));
+        Positive(MaxConcurrentReads, nameof(MaxConcurrentReads));
+        if (MaxQueuedReads < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(MaxQueuedReads), MaxQueuedReads, "MaxQueuedReads cannot be negative.");
+        }
+
+        Positive(PruneInterval.Ticks, nameof(PruneInterval));
+        if (RetainDays is { } days)
+        {
+            Positive(days, nameof(RetainDays));
+        }
+
+        if (RetainRunsPerBranch is { } runs)
+        {
+            Positive(runs, nameof(RetainRunsPerBranch));
+        }
+
+        foreach (var proxy in TrustedProxies)
+        {
+            if (!System.Net.IPAddress.TryParse(proxy, out _) && !System.Net.IPNetwork.TryParse(proxy, out _))
+            {
+                throw new ArgumentException($"TrustedProxies: '{proxy}' is neither an IP address nor a network (10.0.0.0/8).", nameof(TrustedProxies));
+            }
+        }
+    }
+
+    private static void Positive(long value, string name)
+    {
+        if (value <= 0)
+        {
+            throw new ArgumentOutOfRangeException(name, value, $"{name} must be positive.");
+        }
+    }
 }

@@ -23,10 +23,11 @@ internal static class UploadCommand
         var valgrind = new Option<string?>("--valgrind-version") { Description = "Valgrind's version, where the counted budgets ran." };
         var machine = new Option<string>("--machine") { Description = "The machine or runner the run measured on.", DefaultValueFactory = _ => Environment.MachineName };
         var ancestry = new Option<int>("--ancestry") { Description = "Also send the parents of this many commits back from --commit (git rev-list --parents, run here), so the server can find the nearest ancestor of a commit never run.", DefaultValueFactory = _ => 0 };
+        var idempotencyKey = new Option<string?>("--idempotency-key") { Description = "The upload's key: the server stores one run per key, so a CI job run again (say, its job id) does not upload twice. Default: a new GUID, reused by the upload's own retries." };
         var results = new Option<string>("--results") { Description = "The run's results.json.", DefaultValueFactory = _ => Path.Combine("artifacts", "budgets", "results.json") };
         var command = new Command("upload", "Uploads a run's results.json to a results server.")
         {
-            server, project, tokenFile, commit, branch, parents, runtime, valgrind, machine, ancestry, results,
+            server, project, tokenFile, commit, branch, parents, runtime, valgrind, machine, ancestry, idempotencyKey, results,
         };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {
@@ -46,6 +47,7 @@ internal static class UploadCommand
                 parseResult.GetValue(machine)!)
             {
                 Ancestry = GitAncestry.Read(parseResult.GetValue(commit)!, parseResult.GetValue(ancestry), Environment.CurrentDirectory),
+                IdempotencyKey = parseResult.GetValue(idempotencyKey),
             };
             using var client = new ResultsServerClient(ServerUri(parseResult.GetValue(server)!));
             Console.WriteLine(await client.UploadAsync(parseResult.GetValue(project)!, token, run,

@@ -35,7 +35,8 @@ internal sealed class RunningResultsServer : IAsyncDisposable
     public string DatabasePath => Path.Combine(_folder, "results.db");
 
     public static async Task<RunningResultsServer> StartAsync(long maxUploadBytes = 8 * 1024 * 1024, bool readTokenRequired = false,
-        PostgresCluster? postgres = null, string? commitUrlTemplate = null, string? budgetsJson = null)
+        PostgresCluster? postgres = null, string? commitUrlTemplate = null, string? budgetsJson = null,
+        Func<ResultsServerOptions, ResultsServerOptions>? configure = null)
     {
         var connectionString = postgres is null ? null : await postgres.NewDatabaseAsync();
         var folder = Directory.CreateTempSubdirectory("perfbudgets-server-").FullName;
@@ -46,7 +47,7 @@ internal sealed class RunningResultsServer : IAsyncDisposable
             await File.WriteAllTextAsync(budgetsFile, budgetsJson, TestContext.Current.CancellationToken);
         }
 
-        var server = ResultsServer.Create(new ResultsServerOptions
+        var options = new ResultsServerOptions
         {
             DatabasePath = Path.Combine(folder, "results.db"),
             PostgresConnectionString = connectionString,
@@ -55,7 +56,8 @@ internal sealed class RunningResultsServer : IAsyncDisposable
             MaxUploadBytes = maxUploadBytes,
             ReadTokenRequired = readTokenRequired,
             BudgetsFile = budgetsFile,
-        });
+        };
+        var server = ResultsServer.Create(configure is null ? options : configure(options));
         await server.StartAsync();
         var token = ProjectToken.NewToken();
         await server.Storage.CreateProjectAsync(Project, ProjectToken.Hash(token), TestContext.Current.CancellationToken);

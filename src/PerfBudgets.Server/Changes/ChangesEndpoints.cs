@@ -11,7 +11,7 @@ namespace PerfBudgets.Server.Changes;
 /// <c>GET /api/projects/{project}/changes?branch=main[&amp;last=N][&amp;minRuns=5][&amp;minShift=0.1]</c>: the change
 /// points of the project's timed budgets on the branch (<see cref="ProjectChanges"/>). Without <c>minShift</c> each
 /// budget takes its own smallest step (<see cref="ShiftThresholds"/>), and the answer's <c>minShift</c> is null. Read
-/// access as the other reads.
+/// access as the other reads. Computed once per upload (<see cref="ChangePointCache"/>), not per request.
 /// </summary>
 internal static class ChangesEndpoints
 {
@@ -46,7 +46,12 @@ internal static class ChangesEndpoints
         }
 
         var thresholds = context.RequestServices.GetRequiredService<ShiftThresholds>();
-        var changes = await ProjectChanges.FindAsync(storage, project, branch, last, new ChangePointFinder(settings), thresholds, context.RequestAborted);
+        var cache = context.RequestServices.GetRequiredService<ChangePointCache>();
+        var question = string.Create(CultureInfo.InvariantCulture, $"changes\n{project}\n{branch}\n{last}\n{settings.MinSegmentLength}\n{settings.MinRelativeShift:R}");
+        // Not the request's cancellation: the computation may be shared with other requests asking the same.
+        var changes = await cache.GetOrComputeAsync(question, await storage.RunsVersionAsync(project, context.RequestAborted),
+            () => ProjectChanges.FindAsync(storage, project, branch, last, new ChangePointFinder(settings), thresholds,
+                context.RequestServices.GetRequiredService<ResultsServerOptions>().ChangePointRuns, CancellationToken.None));
         return Results.Json(new
         {
             project,

@@ -4,7 +4,8 @@ namespace PerfBudgets.Server.Changes;
 
 /// <summary>
 /// The change points of a project's timed budgets on one branch: each timed budget of the branch's latest run, its
-/// series over the branch's runs (<see cref="IResultsStorage.GetSeriesAsync"/>), and <see cref="ChangePointFinder"/>
+/// series over the branch's newest runs (at most <see cref="ResultsServerOptions.ChangePointRuns"/>,
+/// <see cref="IResultsStorage.GetSeriesPageAsync"/>), and <see cref="ChangePointFinder"/>
 /// on it with the budget's minimum step (the finder's settings, else <see cref="ShiftThresholds"/>).
 /// </summary>
 internal static class ProjectChanges
@@ -14,7 +15,7 @@ internal static class ProjectChanges
     /// commit; only those within the last <paramref name="lastRuns"/> runs of each series when it is given.
     /// </summary>
     public static async Task<IReadOnlyList<BudgetChange>> FindAsync(IResultsStorage storage, string project, string branch, int? lastRuns,
-        ChangePointFinder finder, ShiftThresholds thresholds, CancellationToken cancellationToken)
+        ChangePointFinder finder, ShiftThresholds thresholds, int windowRuns, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(storage);
         ArgumentNullException.ThrowIfNull(finder);
@@ -31,7 +32,7 @@ internal static class ProjectChanges
             }
 
             // Runs that measured nothing, or measured it as another kind (a budget redefined), are no level of it.
-            var series = (await storage.GetSeriesAsync(project, budget.Budget, branch, cancellationToken))
+            var series = (await storage.GetSeriesPageAsync(project, budget.Budget, branch, windowRuns, null, cancellationToken)).Points
                 .Where(p => p.Kind == budget.Kind && p.Verdict != "not-measured" && double.IsFinite(p.Measured))
                 .ToList();
             foreach (var change in finder.Find(series.Select(p => new CommitFigure(p.Commit, p.Measured)).ToList(), minShift, minAbsolute))

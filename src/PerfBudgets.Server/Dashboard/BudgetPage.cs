@@ -5,23 +5,43 @@ using PerfBudgets.Server.Storage;
 namespace PerfBudgets.Server.Dashboard;
 
 /// <summary>
-/// <c>/projects/{project}/budgets/{budget}</c>: the budget's series over commits as a chart (<see cref="SeriesChart"/>),
-/// the runs that failed it, the change points (timed kinds only, <see cref="ChangePointMarks"/>), and every run with its commit, runtime, Valgrind version, figure,
-/// limit and verdict.
+/// <c>/projects/{project}/budgets/{budget}</c>: one page of the budget's series (the newest
+/// <see cref="ResultsServerOptions.RunsPerPage"/> runs, or those before <c>?before=RUNID</c>) as a chart
+/// (<see cref="SeriesChart"/>), the page's runs that failed it, the change points of the whole series (timed kinds
+/// only, <see cref="ChangePointMarks"/>; marked on the chart where they fall on the page), and every run of the page
+/// with its commit, runtime, Valgrind version, figure, limit and verdict.
 /// </summary>
 internal static class BudgetPage
 {
-    public static string Render(string project, string budget, string branch, IReadOnlyList<SeriesPoint> series, string? commitUrlTemplate,
-        Changes.ShiftThresholds thresholds)
+    public static string Render(string project, string budget, string branch, SeriesPage page, SeriesMarks marks, bool newer, string? commitUrlTemplate)
     {
-        ArgumentNullException.ThrowIfNull(series);
-        var changePoints = ChangePointMarks.Find(budget, series, thresholds);
+        ArgumentNullException.ThrowIfNull(page);
+        ArgumentNullException.ThrowIfNull(marks);
+        var series = page.Points;
+        var onPage = series.Select((point, index) => (point.RunId, index)).ToDictionary(p => p.RunId, p => p.index);
+        var changePoints = marks.ChangePoints.Select(m => m.Change).ToList();
         var body = new StringBuilder();
         var back = $"/projects/{HtmlPage.Segment(project)}?branch={HtmlPage.Segment(branch)}";
         body.Append(Invariant($"<p><a href=\"{HtmlPage.Encode(back)}\">{HtmlPage.Encode(project)}</a> / {HtmlPage.Encode(branch)}</p>"));
         var latest = series[^1];
-        body.Append(Invariant($"<h1>{HtmlPage.Encode(budget)}</h1><p class=\"muted\">{HtmlPage.Encode(latest.Kind)}, {HtmlPage.Encode(latest.Unit)}; {series.Count} runs.</p>"));
-        body.Append(SeriesChart.Render(series, changePoints.Select(c => c.Index).ToList()));
+        body.Append(Invariant($"<h1>{HtmlPage.Encode(budget)}</h1><p class=\"muted\">{HtmlPage.Encode(latest.Kind)}, {HtmlPage.Encode(latest.Unit)}; {series.Count} runs{(page.HasOlder ? " shown of more" : "")}."));
+        if (page.HasOlder || newer)
+        {
+            var self = $"/projects/{HtmlPage.Segment(project)}/budgets/{HtmlPage.Segment(budget)}?branch={HtmlPage.Segment(branch)}";
+            body.Append(Invariant($" Shown: runs {series[0].RunId} to {latest.RunId} ({series.Count})."));
+            if (page.HasOlder)
+            {
+                body.Append(Invariant($" <a class=\"older\" href=\"{HtmlPage.Encode($"{self}&before={series[0].RunId}")}\">Older runs</a>"));
+            }
+
+            if (newer)
+            {
+                body.Append(Invariant($" <a class=\"newest\" href=\"{HtmlPage.Encode(self)}\">Newest runs</a>"));
+            }
+        }
+
+        body.Append("</p>");
+        body.Append(SeriesChart.Render(series, marks.ChangePoints.Where(m => onPage.ContainsKey(m.RunId)).Select(m => onPage[m.RunId]).ToList()));
         body.Append("<p class=\"muted\">Dashed red: the limit. Yellow: limit re-recorded. Purple: runtime changed. Orange: change point (at the first run of its commit). Faint grey: where the commit changes. Red points: runs that failed. The y axis spans the figures and the limit, from 0 only where its foot says 0.</p>");
 
         var failed = series.Where(p => p.Failed).ToList();
@@ -36,6 +56,7 @@ internal static class BudgetPage
         }
 
         body.Append(Invariant($"<h2>Change points ({changePoints.Count})</h2>"));
+        body.Append(Invariant($"<p class=\"muted\">Searched in the newest {marks.Runs} runs.</p>"));
         body.Append(changePoints.Count == 0
             ? "<p class=\"muted\">None found.</p>"
             : "<ul class=\"change-points\">" + string.Concat(changePoints.Select(c =>

@@ -15,6 +15,13 @@ internal static class ChangePointMarks
     /// The change points of <paramref name="series"/> (oldest first), each with <see cref="ChangePoint.Index"/> the index
     /// into <paramref name="series"/> of the first run of the new level; none for a kind that is not timed.
     /// </summary>
+    /// <summary>The number of runs of <paramref name="series"/> and its change points, each with the run it is at.</summary>
+    public static SeriesMarks ForSeries(string budget, IReadOnlyList<SeriesPoint> series, ShiftThresholds thresholds)
+    {
+        ArgumentNullException.ThrowIfNull(series);
+        return new SeriesMarks(series.Count, Find(budget, series, thresholds).Select(c => (series[c.Index].RunId, c)).ToList());
+    }
+
     public static IReadOnlyList<ChangePoint> Find(string budget, IReadOnlyList<SeriesPoint> series, ShiftThresholds thresholds)
     {
         ArgumentNullException.ThrowIfNull(series);

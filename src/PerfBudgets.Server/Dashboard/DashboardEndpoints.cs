@@ -8,7 +8,7 @@ namespace PerfBudgets.Server.Dashboard;
 
 /// <summary>
 /// The dashboard's pages, served by the results server beside its API: <c>GET /</c> (the projects),
-/// <c>GET /projects/{project}[?branch=main]</c> and <c>GET /projects/{project}/budgets/{budget}[?branch=main]</c>. Reading follows the API's rule (public, or the
+/// <c>GET /projects/{project}[?branch=main]</c> and <c>GET /projects/{project}/budgets/{budget}[?branch=main][&amp;before=RUNID]</c> (a page of runs). Reading follows the API's rule (public, or the
 /// project's token with <c>--read-token-required</c>, which a browser sends by <see cref="SignInEndpoints"/>); a refusal
 /// or a miss is an HTML page with its status, a refused read with a link to sign in.
 /// </summary>
@@ -35,10 +35,23 @@ internal static class DashboardEndpoints
         {
             await ResultsEndpoints.AuthorizeReadAsync(context, storage, project, fromCookie: true);
             var name = ResultsEndpoints.BudgetName(budget);
-            var series = await storage.GetSeriesAsync(project, name, branch, context.RequestAborted);
-            return series.Count > 0
-                ? BudgetPage.Render(project, name, branch, series, options.CommitUrlTemplate, context.RequestServices.GetRequiredService<Changes.ShiftThresholds>())
-                : throw new ServerInputException(StatusCodes.Status404NotFound, $"Project '{project}' has no run with budget '{name}' on branch '{branch}'.");
+            long? before = context.Request.Query["before"].ToString() is { Length: > 0 } asked
+                ? long.TryParse(asked, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var runId) ? runId
+                    : throw new ServerInputException(StatusCodes.Status400BadRequest, $"?before= is a run id (was '{asked}').")
+                : null;
+            var page = await storage.GetSeriesPageAsync(project, name, branch, options.RunsPerPage, before, context.RequestAborted);
+            if (page.Points.Count == 0)
+            {
+                throw new ServerInputException(StatusCodes.Status404NotFound, $"Project '{project}' has no run with budget '{name}' on branch '{branch}'.");
+            }
+
+            // The series' newest ChangePointRuns are read and searched for change points once per upload, not per page view.
+            var thresholds = context.RequestServices.GetRequiredService<Changes.ShiftThresholds>();
+            var marks = await context.RequestServices.GetRequiredService<Changes.ChangePointCache>().GetOrComputeAsync(
+                $"marks\n{project}\n{branch}\n{name}", await storage.RunsVersionAsync(project, context.RequestAborted),
+                async () => ChangePointMarks.ForSeries(name,
+                    (await storage.GetSeriesPageAsync(project, name, branch, options.ChangePointRuns, null, CancellationToken.None)).Points, thresholds));
+            return BudgetPage.Render(project, name, branch, page, marks, newer: before is not null, options.CommitUrlTemplate);
         }));
     }
 

@@ -12,8 +12,11 @@ namespace PerfBudgets.Server.Dashboard;
 /// </summary>
 internal static class HtmlPage
 {
-    /// <summary>The policy every page is served with: inline styles and nothing else.</summary>
-    public const string ContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+    /// <summary>
+    /// The policy every page is served with: inline styles and nothing else, and no other site may frame the page
+    /// (<c>frame-ancestors</c>: a framed sign-in form or page could be clicked through by another site).
+    /// </summary>
+    public const string ContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
     private const string Style = """
         body { font-family: system-ui, sans-serif; margin: 1.5rem; color: #1f2328; }

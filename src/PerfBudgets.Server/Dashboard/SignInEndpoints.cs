@@ -3,13 +3,16 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.DependencyInjection;
 using PerfBudgets.Server.Storage;
+using PerfBudgets.Server.Tokens;
 
 namespace PerfBudgets.Server.Dashboard;
 
 /// <summary>
 /// How a browser reads a server started with <c>--read-token-required</c>: a browser sends no <c>Authorization</c>
-/// header, so <c>GET /projects/{project}/sign-in</c> asks for the project's read-only (or write) token and
-/// <c>POST</c> checks it and keeps it in a cookie for that project's pages alone. The API stays bearer-only.
+/// header, so <c>GET /projects/{project}/sign-in</c> asks for the project's read-only token and <c>POST</c> checks it
+/// and sets a cookie for that project's pages alone holding a session derived from it (<see cref="Tokens.DashboardSession"/>),
+/// never the token. The write token is refused here: the token that uploads never sits in a browser. The API stays
+/// bearer-only.
 /// </summary>
 /// <remarks>
 /// The cookie is <c>HttpOnly</c> (no script reads it; the pages have none anyway), <c>SameSite=Strict</c> (another site's
@@ -19,11 +22,11 @@ namespace PerfBudgets.Server.Dashboard;
 /// </remarks>
 internal static class SignInEndpoints
 {
-    /// <summary>The cookie that holds the token, one per project by its path.</summary>
+    /// <summary>The cookie that holds the session, one per project by its path.</summary>
     public const string CookieName = "perfbudgets-read";
 
     /// <summary>The sign-in page's policy: the dashboard's, but its one form may post back to this server.</summary>
-    public const string ContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'";
+    public const string ContentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
     public static void Map(IEndpointRouteBuilder routes)
     {
@@ -35,9 +38,9 @@ internal static class SignInEndpoints
         routes.MapPost("/projects/{project}/sign-in", (HttpContext context, string project) => SignInAsync(context, project));
     }
 
-    /// <summary>The token a signed-in browser sent with a page of its project, or null.</summary>
-    public static string? CookieToken(HttpRequest request) =>
-        request.Cookies.TryGetValue(CookieName, out var token) && token is { Length: > 0 } ? token : null;
+    /// <summary>The session a signed-in browser sent with a page of its project, or null.</summary>
+    public static string? CookieSession(HttpRequest request) =>
+        request.Cookies.TryGetValue(CookieName, out var session) && session is { Length: > 0 } ? session : null;
 
     /// <summary>The sign-in address for <paramref name="project"/> that comes back to <paramref name="returnPath"/>.</summary>
     public static string Link(string project, string returnPath) =>
@@ -66,12 +69,18 @@ internal static class SignInEndpoints
         var back = ReturnPath(project, form["return"].ToString());
         var token = form["token"].ToString().Trim();
         var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
-        if (token.Length == 0 || !await ResultsEndpoints.IsProjectTokenAsync(storage, project, token, reading: true, context.RequestAborted))
+        var readHash = await storage.ReadTokenHashAsync(project, context.RequestAborted);
+        if (token.Length == 0 || readHash is null || !ProjectToken.Matches(token, readHash))
         {
-            return Form(context, project, back, StatusCodes.Status403Forbidden, $"That is not one of project '{project}''s tokens.");
+            var why = token.Length > 0 && await storage.TokenHashAsync(project, context.RequestAborted) is { } writeHash && ProjectToken.Matches(token, writeHash)
+                ? $"That is project '{project}''s write token; a browser signs in with its read-only token (perfbudgets-server --add-read-token), so that the token that uploads is never kept in a browser."
+                : $"That is not project '{project}''s read-only token.";
+            return Form(context, project, back, StatusCodes.Status403Forbidden, why);
         }
 
-        context.Response.Cookies.Append(CookieName, token, new CookieOptions
+        var lifetime = context.RequestServices.GetRequiredService<ResultsServerOptions>().SignInLifetime;
+        var session = DashboardSession.Create(project, readHash, DateTimeOffset.UtcNow + lifetime);
+        context.Response.Cookies.Append(CookieName, session, new CookieOptions
         {
             HttpOnly = true,
             SameSite = SameSiteMode.Strict,
@@ -89,7 +98,7 @@ internal static class SignInEndpoints
         context.Response.Headers.CacheControl = "no-store";
         var body = $"""
             <h1>{HtmlPage.Encode(project)}</h1>
-            <p>This server needs the project's token to read it: its read-only token (<code>perfbudgets-server --add-read-token</code>) or its write token. It is kept in a cookie for this project's pages until the browser closes.</p>
+            <p>This server needs the project's read-only token to read it (<code>perfbudgets-server --add-read-token</code>). A session made from it, not the token, is kept in a cookie for this project's pages until the browser closes or the session ends.</p>
             {(error is null ? "" : $"<p class=\"error\">{HtmlPage.Encode(error)}</p>")}
             <form method="post" action="{HtmlPage.Encode(ProjectPath(project))}/sign-in">
             <input type="hidden" name="return" value="{HtmlPage.Encode(back)}">

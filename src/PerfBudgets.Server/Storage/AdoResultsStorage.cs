@@ -10,10 +10,13 @@ namespace PerfBudgets.Server.Storage;
 /// <c>RETURNING</c>); <see cref="SqliteResultsStorage"/> and <see cref="PostgresResultsStorage"/> say how to connect,
 /// how a write transaction begins and which errors mean what. Every statement is parameterised.
 /// </summary>
-internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
+internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
 {
-    // How far the nearest-ancestor search walks before it gives up: far more than a pull request's merge base is behind.
-    private const int MaxAncestorsVisited = 10_000;
+    // The columns a series point is read from (ReadSeriesAsync), in its order.
+    private const string SeriesColumns = """
+        r.id, r.commit_sha, r.branch, r.uploaded_utc, r.runtime, r.valgrind_version, x.kind, x.unit, x.measured, x.limit_value, x.verdict,
+               x.noise, x.noise_absolute, x.measured_utc
+        """;
 
     // A write that lost a deadlock or a serialization race to another upload is tried again, whole, this many times.
     private const int WriteAttempts = 3;
@@ -53,12 +56,21 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
         return await command.ExecuteScalarAsync(cancellationToken) as byte[];
     }
 
-    public async Task SetReadTokenAsync(string name, byte[] tokenSha256, CancellationToken cancellationToken)
+    public Task SetWriteTokenAsync(string name, byte[] tokenSha256, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(tokenSha256);
+        return SetTokenAsync("UPDATE projects SET token_sha256 = @hash WHERE name = @name", name, tokenSha256, cancellationToken);
+    }
+
+    public Task SetReadTokenAsync(string name, byte[]? tokenSha256, CancellationToken cancellationToken) =>
+        SetTokenAsync("UPDATE projects SET read_token_sha256 = @hash WHERE name = @name", name, tokenSha256, cancellationToken);
+
+    // The statements are the two constants above, never built from input.
+    private async Task SetTokenAsync(string update, string name, byte[]? tokenSha256, CancellationToken cancellationToken)
+    {
         var updated = await WriteAsync(async (connection, transaction) =>
         {
-            await using var command = Command(connection, transaction, "UPDATE projects SET read_token_sha256 = @hash WHERE name = @name");
+            await using var command = Command(connection, transaction, update);
             Add(command, "@name", name, DbType.String);
             Add(command, "@hash", tokenSha256, DbType.Binary);
             return (long)await command.ExecuteNonQueryAsync(cancellationToken);
@@ -77,78 +89,83 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
         return await command.ExecuteScalarAsync(cancellationToken) as byte[];
     }
 
-    public Task<long> AddRunAsync(string project, RunUpload run, CancellationToken cancellationToken)
+    public async Task<StoredRun> AddRunAsync(string project, RunUpload run, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(run);
-        return WriteAsync(async (connection, transaction) =>
+        try
         {
-            var runId = await InsertRunAsync(connection, transaction, project, run, cancellationToken);
-            await using (var parent = Command(connection, transaction, "INSERT INTO run_parents (run_id, ordinal, parent_sha) VALUES (@run, @ordinal, @parent)"))
+            return await WriteRunAsync(project, run, cancellationToken);
+        }
+        catch (DbException e) when (run.IdempotencyKey is not null && IsUniqueViolation(e))
+        {
+            // Another server process stored a run with this key between this one's look-up and its insert: answer with it.
+            await using var connection = await OpenAsync(cancellationToken);
+            return await StoredWithKeyAsync(connection, null, project, run, cancellationToken)
+                ?? throw new InvalidOperationException("A run with the upload's idempotency key was refused as a duplicate but cannot be found.", e);
+        }
+    }
+
+    private Task<StoredRun> WriteRunAsync(string project, RunUpload run, CancellationToken cancellationToken) =>
+        WriteAsync(async (connection, transaction) =>
+        {
+            if (run.IdempotencyKey is not null && await StoredWithKeyAsync(connection, transaction, project, run, cancellationToken) is { } earlier)
             {
-                Add(parent, "@run", runId, DbType.Int64);
-                var ordinal = Add(parent, "@ordinal", 0, DbType.Int32);
-                var sha = Add(parent, "@parent", "", DbType.String);
-                for (var i = 0; i < run.Parents.Count; i++)
-                {
-                    ordinal.Value = i;
-                    sha.Value = run.Parents[i];
-                    await parent.ExecuteNonQueryAsync(cancellationToken);
-                }
+                return earlier;
             }
 
-            await using (var edge = Command(connection, transaction, """
-                INSERT INTO commit_parents (project_id, commit_sha, ordinal, parent_sha)
-                SELECT id, @commit, @ordinal, @parent FROM projects WHERE name = @project
-                ON CONFLICT DO NOTHING
-                """))
+            var (runId, projectId) = await InsertRunAsync(connection, transaction, project, run, cancellationToken);
+            await BatchInsert.ExecuteAsync(connection, transaction, "INSERT INTO run_parents (run_id, ordinal, parent_sha)", "",
+                [DbType.Int64, DbType.Int32, DbType.String],
+                run.Parents.Select((parent, ordinal) => new object?[] { runId, ordinal, parent }).ToList(), cancellationToken);
+
+            // An ancestry may name a commit twice (or the run's own commit); the first naming of each edge is kept.
+            var edges = new HashSet<(string Commit, int Ordinal)>();
+            var edgeRows = new List<object?[]>();
+            foreach (var known in run.Ancestry.Prepend(new CommitParents(run.Commit, run.Parents)))
             {
-                Add(edge, "@project", project, DbType.String);
-                var commit = Add(edge, "@commit", "", DbType.String);
-                var ordinal = Add(edge, "@ordinal", 0, DbType.Int32);
-                var parent = Add(edge, "@parent", "", DbType.String);
-                foreach (var known in run.Ancestry.Prepend(new CommitParents(run.Commit, run.Parents)))
+                for (var i = 0; i < known.Parents.Count; i++)
                 {
-                    for (var i = 0; i < known.Parents.Count; i++)
+                    if (edges.Add((known.Commit, i)))
                     {
-                        commit.Value = known.Commit;
-                        ordinal.Value = i;
-                        parent.Value = known.Parents[i];
-                        await edge.ExecuteNonQueryAsync(cancellationToken);
+                        edgeRows.Add([projectId, known.Commit, i, known.Parents[i]]);
                     }
                 }
             }
 
-            await using var result = Command(connection, transaction,
-                """
-                INSERT INTO results (run_id, budget, kind, measured, limit_value, unit, verdict, noise, noise_absolute, measured_utc)
-                VALUES (@run, @budget, @kind, @measured, @limit, @unit, @verdict, @noise, @noiseAbsolute, @measuredUtc)
-                """);
-            Add(result, "@run", runId, DbType.Int64);
-            var budget = Add(result, "@budget", "", DbType.String);
-            var kind = Add(result, "@kind", "", DbType.String);
-            var measured = Add(result, "@measured", 0d, DbType.Double);
-            var limit = Add(result, "@limit", null, DbType.Double);
-            var unit = Add(result, "@unit", "", DbType.String);
-            var verdict = Add(result, "@verdict", "", DbType.String);
-            var noise = Add(result, "@noise", null, DbType.Double);
-            var noiseAbsolute = Add(result, "@noiseAbsolute", null, DbType.Double);
-            var measuredUtc = Add(result, "@measuredUtc", null, DbType.String);
-            foreach (var r in run.Results)
-            {
-                noise.Value = r.Noise is { } n ? n : DBNull.Value;
-                noiseAbsolute.Value = r.NoiseAbsolute is { } a ? a : DBNull.Value;
-                measuredUtc.Value = r.MeasuredUtc is { } t ? t.ToUniversalTime().ToString("O", CultureInfo.InvariantCulture) : DBNull.Value;
-                budget.Value = r.Budget;
-                kind.Value = r.Kind;
-                measured.Value = r.Measured;
-                limit.Value = r.Limit is { } l ? l : DBNull.Value;
-                unit.Value = r.Unit;
-                verdict.Value = r.Verdict;
-                await result.ExecuteNonQueryAsync(cancellationToken);
-            }
+            await BatchInsert.ExecuteAsync(connection, transaction, "INSERT INTO commit_parents (project_id, commit_sha, ordinal, parent_sha)",
+                "ON CONFLICT DO NOTHING", [DbType.Int64, DbType.String, DbType.Int32, DbType.String], edgeRows, cancellationToken);
 
-            return runId;
+            await BatchInsert.ExecuteAsync(connection, transaction,
+                "INSERT INTO results (run_id, budget, kind, measured, limit_value, unit, verdict, noise, noise_absolute, measured_utc)", "",
+                [DbType.Int64, DbType.String, DbType.String, DbType.Double, DbType.Double, DbType.String, DbType.String, DbType.Double, DbType.Double, DbType.String],
+                run.Results.Select(r => new object?[]
+                {
+                    runId, r.Budget, r.Kind, r.Measured, r.Limit, r.Unit, r.Verdict, r.Noise, r.NoiseAbsolute,
+                    r.MeasuredUtc?.ToUniversalTime().ToString("O", CultureInfo.InvariantCulture),
+                }).ToList(), cancellationToken);
+            return new StoredRun(runId, Replayed: false);
         }, cancellationToken);
+
+    // The run stored earlier with the upload's idempotency key, or null; one of another commit or results.json is 422.
+    private static async Task<StoredRun?> StoredWithKeyAsync(DbConnection connection, DbTransaction? transaction, string project, RunUpload run,
+        CancellationToken cancellationToken)
+    {
+        await using var command = Command(connection, transaction, """
+            SELECT r.id, r.commit_sha, r.results_json FROM runs r JOIN projects p ON p.id = r.project_id
+            WHERE p.name = @project AND r.idempotency_key = @key
+            """);
+        Add(command, "@project", project, DbType.String);
+        Add(command, "@key", run.IdempotencyKey, DbType.String);
+        await using var reader = await command.ExecuteReaderAsync(cancellationToken);
+        if (!await reader.ReadAsync(cancellationToken))
+        {
+            return null;
+        }
+
+        return reader.GetString(1) == run.Commit && reader.GetString(2) == run.ResultsJson
+            ? new StoredRun(reader.GetInt64(0), Replayed: true)
+            : throw new ServerInputException(422,
+                $"Idempotency-Key '{run.IdempotencyKey}' was sent with another run (of commit {reader.GetString(1)}); a retry sends the same run, a new run a new key.");
     }
 
     public async Task<string?> RunResultsAsync(string project, string commit, CancellationToken cancellationToken)
@@ -162,40 +179,6 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
         Add(command, "@project", project, DbType.String);
         Add(command, "@commit", commit, DbType.String);
         return await command.ExecuteScalarAsync(cancellationToken) as string;
-    }
-
-    public async Task<string?> NearestAncestorWithRunAsync(string project, string commit, IReadOnlyList<string> knownParents, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(knownParents);
-        await using var connection = await OpenAsync(cancellationToken);
-        var seen = new HashSet<string>(StringComparer.Ordinal) { commit };
-        var queue = new Queue<string>();
-        foreach (var parent in knownParents.Concat(await StoredParentsAsync(connection, project, commit, cancellationToken)))
-        {
-            if (seen.Add(parent))
-            {
-                queue.Enqueue(parent);
-            }
-        }
-
-        while (queue.Count > 0 && seen.Count < MaxAncestorsVisited)
-        {
-            var candidate = queue.Dequeue();
-            if (await HasRunAsync(connection, project, candidate, cancellationToken))
-            {
-                return candidate;
-            }
-
-            foreach (var parent in await StoredParentsAsync(connection, project, candidate, cancellationToken))
-            {
-                if (seen.Add(parent))
-                {
-                    queue.Enqueue(parent);
-                }
-            }
-        }
-
-        return null;
     }
 
     public async Task<IReadOnlyList<BudgetLatest>> GetLatestAsync(string project, string branch, CancellationToken cancellationToken)
@@ -229,9 +212,8 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
     public async Task<IReadOnlyList<SeriesPoint>> GetSeriesAsync(string project, string budget, string? branch, CancellationToken cancellationToken)
     {
         await using var connection = await OpenAsync(cancellationToken);
-        await using var command = Command(connection, null, """
-            SELECT r.id, r.commit_sha, r.branch, r.uploaded_utc, r.runtime, r.valgrind_version, x.kind, x.unit, x.measured, x.limit_value, x.verdict,
-                   x.noise, x.noise_absolute, x.measured_utc
+        await using var command = Command(connection, null, $"""
+            SELECT {SeriesColumns}
             FROM results x JOIN runs r ON r.id = x.run_id JOIN projects p ON p.id = r.project_id
             WHERE p.name = @project AND x.budget = @budget AND (@branch IS NULL OR r.branch = @branch)
             ORDER BY r.id
@@ -239,6 +221,48 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
         Add(command, "@project", project, DbType.String);
         Add(command, "@budget", budget, DbType.String);
         Add(command, "@branch", branch, DbType.String);
+        return await ReadSeriesAsync(command, cancellationToken);
+    }
+
+    public async Task<SeriesPage> GetSeriesPageAsync(string project, string budget, string branch, int count, long? beforeRunId,
+        CancellationToken cancellationToken)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(count);
+        await using var connection = await OpenAsync(cancellationToken);
+        // One run more than the page, the one before it, so that the page's first point knows whether the limit or the
+        // runtime changed there; it is read and dropped.
+        await using var command = Command(connection, null, $"""
+            SELECT * FROM (
+                SELECT {SeriesColumns}
+                FROM results x JOIN runs r ON r.id = x.run_id JOIN projects p ON p.id = r.project_id
+                WHERE p.name = @project AND x.budget = @budget AND r.branch = @branch AND (@before IS NULL OR r.id < @before)
+                ORDER BY r.id DESC
+                LIMIT @count
+            ) page ORDER BY 1
+            """);
+        Add(command, "@project", project, DbType.String);
+        Add(command, "@budget", budget, DbType.String);
+        Add(command, "@branch", branch, DbType.String);
+        Add(command, "@before", beforeRunId, DbType.Int64);
+        Add(command, "@count", count + 1, DbType.Int32);
+        var page = await ReadSeriesAsync(command, cancellationToken);
+        return page.Count > count ? new SeriesPage(page.Skip(1).ToList(), HasOlder: true) : new SeriesPage(page, HasOlder: false);
+    }
+
+    public async Task<(long NewestRunId, long Runs)> RunsVersionAsync(string project, CancellationToken cancellationToken)
+    {
+        await using var connection = await OpenAsync(cancellationToken);
+        await using var command = Command(connection, null, """
+            SELECT COALESCE(MAX(r.id), 0), COUNT(r.id) FROM runs r JOIN projects p ON p.id = r.project_id WHERE p.name = @project
+            """);
+        Add(command, "@project", project, DbType.String);
+        await using var reader = await command.ExecuteReaderAsync(cancellationToken);
+        await reader.ReadAsync(cancellationToken);
+        return (reader.GetInt64(0), reader.GetInt64(1));
+    }
+
+    private static async Task<List<SeriesPoint>> ReadSeriesAsync(DbCommand command, CancellationToken cancellationToken)
+    {
         var series = new List<SeriesPoint>();
         await using var reader = await command.ExecuteReaderAsync(cancellationToken);
         while (await reader.ReadAsync(cancellationToken))
@@ -359,12 +383,13 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
         }
     }
 
-    private static async Task<long> InsertRunAsync(DbConnection connection, DbTransaction transaction, string project, RunUpload run, CancellationToken cancellationToken)
+    private static async Task<(long RunId, long ProjectId)> InsertRunAsync(DbConnection connection, DbTransaction transaction, string project, RunUpload run,
+        CancellationToken cancellationToken)
     {
         await using var command = Command(connection, transaction, """
-            INSERT INTO runs (project_id, commit_sha, branch, runtime, valgrind_version, machine, uploaded_utc, results_json)
-            SELECT id, @commit, @branch, @runtime, @valgrind, @machine, @uploaded, @results FROM projects WHERE name = @project
-            RETURNING id
+            INSERT INTO runs (project_id, commit_sha, branch, runtime, valgrind_version, machine, uploaded_utc, results_json, idempotency_key)
+            SELECT id, @commit, @branch, @runtime, @valgrind, @machine, @uploaded, @results, @key FROM projects WHERE name = @project
+            RETURNING id, project_id
             """);
         Add(command, "@project", project, DbType.String);
         Add(command, "@commit", run.Commit, DbType.String);
@@ -374,39 +399,14 @@ internal abstract class AdoResultsStorage : IResultsStorage, IDisposable
         Add(command, "@machine", run.Machine, DbType.String);
         Add(command, "@uploaded", Now(), DbType.String);
         Add(command, "@results", run.ResultsJson, DbType.String);
-        return await command.ExecuteScalarAsync(cancellationToken) is long id
-            ? id
+        Add(command, "@key", run.IdempotencyKey, DbType.String);
+        await using var reader = await command.ExecuteReaderAsync(cancellationToken);
+        return await reader.ReadAsync(cancellationToken)
+            ? (reader.GetInt64(0), reader.GetInt64(1))
             : throw new ServerInputException(404, $"There is no project '{project}'.");
     }
 
-    private static async Task<bool> HasRunAsync(DbConnection connection, string project, string commit, CancellationToken cancellationToken)
-    {
-        await using var command = Command(connection, null,
-            "SELECT 1 FROM runs r JOIN projects p ON p.id = r.project_id WHERE p.name = @project AND r.commit_sha = @commit LIMIT 1");
-        Add(command, "@project", project, DbType.String);
-        Add(command, "@commit", commit, DbType.String);
-        return await command.ExecuteScalarAsync(cancellationToken) is not null;
-    }
-
-    private static async Task<List<string>> StoredParentsAsync(DbConnection connection, string project, string commit, CancellationToken cancellationToken)
-    {
-        await using var command = Command(connection, null, """
-            SELECT c.parent_sha FROM commit_parents c JOIN projects p ON p.id = c.project_id
-            WHERE p.name = @project AND c.commit_sha = @commit ORDER BY c.ordinal
-            """);
-        Add(command, "@project", project, DbType.String);
-        Add(command, "@commit", commit, DbType.String);
-        var parents = new List<string>();
-        await using var reader = await command.ExecuteReaderAsync(cancellationToken);
-        while (await reader.ReadAsync(cancellationToken))
-        {
-            parents.Add(reader.GetString(0));
-        }
-
-        return parents;
-    }
-
-    private static DbCommand Command(DbConnection connection, DbTransaction? transaction, string sql)
+    internal static DbCommand Command(DbConnection connection, DbTransaction? transaction, string sql)
     {
         var command = connection.CreateCommand();
         command.Transaction = transaction;

@@ -14,14 +14,28 @@ internal interface IResultsStorage
     /// <summary>The stored SHA-256 of project <paramref name="name"/>'s write token, or null when there is no such project.</summary>
     Task<byte[]?> TokenHashAsync(string name, CancellationToken cancellationToken);
 
-    /// <summary>Makes the token whose SHA-256 is <paramref name="tokenSha256"/> project <paramref name="name"/>'s read-only token, replacing any earlier one.</summary>
-    Task SetReadTokenAsync(string name, byte[] tokenSha256, CancellationToken cancellationToken);
+    /// <summary>
+    /// Makes the token whose SHA-256 is <paramref name="tokenSha256"/> project <paramref name="name"/>'s write token,
+    /// replacing the earlier one; <see cref="Tokens.ProjectToken.Revoked"/> leaves it none.
+    /// </summary>
+    Task SetWriteTokenAsync(string name, byte[] tokenSha256, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Makes the token whose SHA-256 is <paramref name="tokenSha256"/> project <paramref name="name"/>'s read-only token,
+    /// replacing any earlier one; null leaves it none.
+    /// </summary>
+    Task SetReadTokenAsync(string name, byte[]? tokenSha256, CancellationToken cancellationToken);
 
     /// <summary>The stored SHA-256 of project <paramref name="name"/>'s read-only token, or null when it has none (or there is no such project).</summary>
     Task<byte[]?> ReadTokenHashAsync(string name, CancellationToken cancellationToken);
 
-    /// <summary>Stores <paramref name="run"/> whole (run, parents, commit graph edges, results) in one transaction; returns its id.</summary>
-    Task<long> AddRunAsync(string project, RunUpload run, CancellationToken cancellationToken);
+    /// <summary>
+    /// Stores <paramref name="run"/> whole (run, parents, commit graph edges, results) in one transaction; returns its id.
+    /// A run whose <see cref="RunUpload.IdempotencyKey"/> an earlier run of the project has is not stored again: the
+    /// earlier one's id is returned (<see cref="StoredRun.Replayed"/>), or, if that run differs (another commit or
+    /// results.json), a 422 <see cref="ServerInputException"/>.
+    /// </summary>
+    Task<StoredRun> AddRunAsync(string project, RunUpload run, CancellationToken cancellationToken);
 
     /// <summary>The <c>results.json</c> of the newest run of <paramref name="commit"/>, or null when it has none.</summary>
     Task<string?> RunResultsAsync(string project, string commit, CancellationToken cancellationToken);
@@ -29,10 +43,10 @@ internal interface IResultsStorage
     /// <summary>
     /// The nearest ancestor of <paramref name="commit"/> that has a run, walking the stored commit graph (the parents
     /// uploads named, with their ancestry) breadth first from <paramref name="commit"/> and <paramref name="knownParents"/>
-    /// (its parents as the caller knows them);
+    /// (its parents as the caller knows them), at most <paramref name="maxDepth"/> generations back;
     /// null when none is found.
     /// </summary>
-    Task<string?> NearestAncestorWithRunAsync(string project, string commit, IReadOnlyList<string> knownParents, CancellationToken cancellationToken);
+    Task<string?> NearestAncestorWithRunAsync(string project, string commit, IReadOnlyList<string> knownParents, int maxDepth, CancellationToken cancellationToken);
 
     /// <summary>
     /// Every budget of project <paramref name="project"/>'s latest run (the last uploaded) on <paramref name="branch"/>,
@@ -45,6 +59,27 @@ internal interface IResultsStorage
     /// on <paramref name="branch"/> only or on every branch when it is null; empty when no run has it.
     /// </summary>
     Task<IReadOnlyList<SeriesPoint>> GetSeriesAsync(string project, string budget, string? branch, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The newest <paramref name="count"/> runs of <paramref name="project"/> with budget <paramref name="budget"/> on
+    /// <paramref name="branch"/> older than run <paramref name="beforeRunId"/> (the newest when null), oldest first, each
+    /// point's <see cref="SeriesPoint.LimitChanged"/> and <see cref="SeriesPoint.RuntimeChanged"/> against the run before
+    /// it even where that run is on the previous page.
+    /// </summary>
+    Task<SeriesPage> GetSeriesPageAsync(string project, string budget, string branch, int count, long? beforeRunId, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// The project's newest run id and number of runs: what an upload (or a pruning) changes, so what a cached answer
+    /// computed from its runs is kept under (<see cref="Changes.ChangePointCache"/>); (0, 0) for a project without runs.
+    /// </summary>
+    Task<(long NewestRunId, long Runs)> RunsVersionAsync(string project, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Deletes, in every project, the runs (with their results and parents) uploaded before <paramref name="uploadedBefore"/>
+    /// and those beyond the newest <paramref name="keepPerBranch"/> of their branch (null: no such bound), but never a
+    /// branch's newest run; returns how many were deleted. The commit graph is kept.
+    /// </summary>
+    Task<int> PruneAsync(DateTimeOffset? uploadedBefore, int? keepPerBranch, CancellationToken cancellationToken);
 
     /// <summary>Every project, by name, with its number of runs and its last upload.</summary>
     Task<IReadOnlyList<ProjectSummary>> ListProjectsAsync(CancellationToken cancellationToken);

@@ -7,14 +7,16 @@ namespace PerfBudgets.Server.Storage;
 
 /// <summary>
 /// Brings a database's schema up to date on start: the numbered scripts of <c>Storage/Migrations</c>
-/// (<c>NNNN_what.sql</c>, embedded), each applied once, in order, in its own transaction with its row in
-/// <c>schema_version</c>, so a crash mid-migration leaves the database at the previous version. A script whose SQL is
+/// (<c>NNNN_what.sql</c>, embedded), each applied once, in order, with its row in <c>schema_version</c>: on SQLite all in
+/// one transaction, on PostgreSQL each in its own, so a crash mid-migration leaves the database at a version it had. A script whose SQL is
 /// the same for both databases lives in <c>Migrations/</c>; one that differs has a file of the same number in
 /// <c>Migrations/Sqlite</c> and in <c>Migrations/Postgres</c>.
 /// </summary>
 internal static class SchemaMigrator
 {
     private const string Prefix = "Migrations.";
+
+    private const string CreateVersionTable = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_utc TEXT NOT NULL)";
 
     // The key of the PostgreSQL advisory lock migrations hold (any constant the database's other users do not take).
     private const long PostgresMigrationLock = 0x5065_7266_4275_6467; // "PerfBudg"
@@ -52,33 +54,58 @@ internal static class SchemaMigrator
         }
     }
 
+    // SQLite: the whole migration is one transaction that takes the write lock up front (BEGIN IMMEDIATE), and the
+    // version is read inside it, so a second process starting on the same new file waits, then finds every migration
+    // applied (reading the version before the transaction let both apply 0001: "table projects already exists").
+    // PostgreSQL: under the advisory lock, each migration in its own transaction, the version again read inside it.
     private static int MigrateLocked(DbConnection connection, StorageProvider provider, int? targetVersion)
     {
-        Execute(connection, null, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_utc TEXT NOT NULL)");
-        var applied = 0;
-        foreach (var (version, script) in ByProvider[provider])
+        if (provider == StorageProvider.Sqlite)
         {
-            if (version <= CurrentVersion(connection) || version > (targetVersion ?? int.MaxValue))
+            using var transaction = connection.BeginTransaction();
+            Execute(connection, transaction, CreateVersionTable);
+            var current = CurrentVersion(connection, transaction);
+            var applied = 0;
+            foreach (var (version, script) in Pending(provider, current, targetVersion))
+            {
+                Apply(connection, transaction, version, script);
+                applied++;
+            }
+
+            transaction.Commit();
+            return applied;
+        }
+
+        Execute(connection, null, CreateVersionTable);
+        var count = 0;
+        foreach (var (version, script) in Pending(provider, 0, targetVersion))
+        {
+            using var transaction = connection.BeginTransaction();
+            if (version <= CurrentVersion(connection, transaction))
             {
                 continue;
             }
 
-            using var transaction = connection.BeginTransaction();
-            Execute(connection, transaction, script);
-            using (var record = connection.CreateCommand())
-            {
-                record.Transaction = transaction;
-                record.CommandText = "INSERT INTO schema_version (version, applied_utc) VALUES (@version, @applied)";
-                AdoResultsStorage.Add(record, "@version", version, DbType.Int32);
-                AdoResultsStorage.Add(record, "@applied", DateTimeOffset.UtcNow.ToString("O", CultureInfo.InvariantCulture), DbType.String);
-                record.ExecuteNonQuery();
-            }
-
+            Apply(connection, transaction, version, script);
             transaction.Commit();
-            applied++;
+            count++;
         }
 
-        return applied;
+        return count;
+    }
+
+    private static IEnumerable<(int Version, string Script)> Pending(StorageProvider provider, int current, int? targetVersion) =>
+        ByProvider[provider].Where(m => m.Version > current && m.Version <= (targetVersion ?? int.MaxValue));
+
+    private static void Apply(DbConnection connection, DbTransaction transaction, int version, string script)
+    {
+        Execute(connection, transaction, script);
+        using var record = connection.CreateCommand();
+        record.Transaction = transaction;
+        record.CommandText = "INSERT INTO schema_version (version, applied_utc) VALUES (@version, @applied)";
+        AdoResultsStorage.Add(record, "@version", version, DbType.Int32);
+        AdoResultsStorage.Add(record, "@applied", DateTimeOffset.UtcNow.ToString("O", CultureInfo.InvariantCulture), DbType.String);
+        record.ExecuteNonQuery();
     }
 
     /// <summary>The newest version recorded in <c>schema_version</c>, 0 for a new database.</summary>

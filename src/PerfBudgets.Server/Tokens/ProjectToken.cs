@@ -9,10 +9,16 @@ namespace PerfBudgets.Server.Tokens;
 /// </summary>
 internal static class ProjectToken
 {
+    /// <summary>
+    /// What a revoked write token's hash is stored as: no bytes, which no SHA-256 matches (the column stays NOT NULL, and
+    /// the project's row, with its runs, stays).
+    /// </summary>
+    public static readonly byte[] Revoked = [];
+
     public static string NewToken() => Convert.ToHexStringLower(RandomNumberGenerator.GetBytes(32));
 
     public static byte[] Hash(string token) => SHA256.HashData(Encoding.UTF8.GetBytes(token));
 
     public static bool Matches(string presented, byte[] storedHash) =>
-        CryptographicOperations.FixedTimeEquals(Hash(presented), storedHash);
+        storedHash.Length == SHA256.HashSizeInBytes && CryptographicOperations.FixedTimeEquals(Hash(presented), storedHash);
 }

@@ -19,4 +19,11 @@ internal sealed record RunUpload(
     string Machine,
     string ResultsJson,
     IReadOnlyList<UploadedResult> Results,
-    IReadOnlyList<CommitParents> Ancestry);
+    IReadOnlyList<CommitParents> Ancestry)
+{
+    /// <summary>
+    /// The upload's <c>Idempotency-Key</c> header, or null: a retry of the same upload sends the same key, and is
+    /// answered with the run the first stored.
+    /// </summary>
+    public string? IdempotencyKey { get; init; }
+}

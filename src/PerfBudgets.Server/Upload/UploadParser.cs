@@ -13,15 +13,18 @@ namespace PerfBudgets.Server.Upload;
 /// <remarks>
 /// Checked field by field rather than bound to a type, so a wrong type or a missing field says which one; the
 /// <c>results</c> document is also read by the core's own reader, so whatever is stored can be served back as a
-/// <c>PERF_BASELINE</c>.
+/// <c>PERF_BASELINE</c>. The counts are bounded by <see cref="ResultsServerOptions"/> before any list is read: more
+/// figures or ancestry entries than the server takes is 413 (the upload is too large), more parents of one commit than
+/// it takes is 400 (no commit git makes).
 /// </remarks>
 internal static class UploadParser
 {
     private static readonly HashSet<string> Verdicts =
         Enum.GetNames<BudgetVerdict>().Select(JsonNamingPolicy.KebabCaseLower.ConvertName).ToHashSet(StringComparer.Ordinal);
 
-    public static RunUpload Parse(ReadOnlyMemory<byte> body)
+    public static RunUpload Parse(ReadOnlyMemory<byte> body, ResultsServerOptions limits)
     {
+        ArgumentNullException.ThrowIfNull(limits);
         JsonDocument document;
         try
         {
@@ -41,7 +44,7 @@ internal static class UploadParser
             }
 
             var results = Required(root, "results", JsonValueKind.Object);
-            var figures = Results(results);
+            var figures = Results(results, limits.MaxResultsPerUpload);
             if (figures.Count == 0)
             {
                 // PERF_BASELINE refuses an empty results.json (an interrupted run); so does the server, up front.
@@ -61,17 +64,17 @@ internal static class UploadParser
             return new RunUpload(
                 RequiredText(root, "commit"),
                 RequiredText(root, "branch"),
-                Parents(root),
+                Parents(root, limits.MaxParentsPerCommit),
                 RequiredText(root, "runtime"),
                 OptionalText(root, "valgrindVersion"),
                 RequiredText(root, "machine"),
                 resultsJson,
                 figures,
-                Ancestry(root));
+                Ancestry(root, limits));
         }
     }
 
-    private static List<CommitParents> Ancestry(JsonElement root)
+    private static List<CommitParents> Ancestry(JsonElement root, ResultsServerOptions limits)
     {
         var ancestry = new List<CommitParents>();
         if (!root.TryGetProperty("ancestry", out var list) || list.ValueKind == JsonValueKind.Null)
@@ -84,6 +87,11 @@ internal static class UploadParser
             throw Bad("'ancestry' must be an array.");
         }
 
+        if (list.GetArrayLength() > limits.MaxAncestryPerUpload)
+        {
+            throw TooMany($"'ancestry' holds {list.GetArrayLength()} commits; this server takes at most {limits.MaxAncestryPerUpload} per upload (MaxAncestryPerUpload).");
+        }
+
         var index = 0;
         foreach (var item in list.EnumerateArray())
         {
@@ -93,16 +101,22 @@ internal static class UploadParser
                 throw Bad($"'{at}' must be an object.");
             }
 
-            ancestry.Add(new CommitParents(RequiredText(item, "commit", at), Parents(item, at)));
+            ancestry.Add(new CommitParents(RequiredText(item, "commit", at), Parents(item, limits.MaxParentsPerCommit, at)));
         }
 
         return ancestry;
     }
 
-    private static List<string> Parents(JsonElement parent, string at = "")
+    private static List<string> Parents(JsonElement parent, int maxParents, string at = "")
     {
         var parents = new List<string>();
-        foreach (var commit in Required(parent, "parents", JsonValueKind.Array, at).EnumerateArray())
+        var list = Required(parent, "parents", JsonValueKind.Array, at);
+        if (list.GetArrayLength() > maxParents)
+        {
+            throw Bad($"'{Field(at, "parents")}' names {list.GetArrayLength()} parents; this server takes at most {maxParents} per commit (MaxParentsPerCommit).");
+        }
+
+        foreach (var commit in list.EnumerateArray())
         {
             if (commit.ValueKind != JsonValueKind.String || string.IsNullOrWhiteSpace(commit.GetString()))
             {
@@ -115,12 +129,18 @@ internal static class UploadParser
         return parents;
     }
 
-    private static List<UploadedResult> Results(JsonElement results)
+    private static List<UploadedResult> Results(JsonElement results, int maxResults)
     {
         var list = new List<UploadedResult>();
         var names = new HashSet<string>(StringComparer.Ordinal);
         var index = 0;
-        foreach (var item in Required(results, "results", JsonValueKind.Array).EnumerateArray())
+        var items = Required(results, "results", JsonValueKind.Array);
+        if (items.GetArrayLength() > maxResults)
+        {
+            throw TooMany($"'results.results' holds {items.GetArrayLength()} figures; this server takes at most {maxResults} per upload (MaxResultsPerUpload).");
+        }
+
+        foreach (var item in items.EnumerateArray())
         {
             var at = $"results[{index++}]";
             if (item.ValueKind != JsonValueKind.Object)
@@ -220,6 +240,8 @@ internal static class UploadParser
                 : throw Bad($"'{name}' must be a string or null.");
 
     private static string Field(string at, string name) => at.Length == 0 ? name : $"{at}.{name}";
+
+    private static ServerInputException TooMany(string message) => new(StatusCodes.Status413PayloadTooLarge, message);
 
     private static ServerInputException Bad(string message, Exception? inner = null) =>
         inner is null ? new(StatusCodes.Status400BadRequest, message) : new(StatusCodes.Status400BadRequest, message, inner);

@@ -16,6 +16,11 @@ internal static class GitAncestry
             return [];
         }
 
+        if (commit.StartsWith('-'))
+        {
+            throw new ToolInputException($"--commit '{commit}' is not a commit: it starts with '-'.");
+        }
+
         var start = new ProcessStartInfo("git")
         {
             WorkingDirectory = workingDirectory,
@@ -23,7 +28,9 @@ internal static class GitAncestry
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        foreach (var argument in new[] { "rev-list", "--parents", $"--max-count={count}", commit })
+        // --end-of-options (git 2.24): the commit is a revision, never an option, even one that starts with '-'
+        // (--output=FILE would write a file). Older git takes it as a revision and fails, which is refused below too.
+        foreach (var argument in new[] { "rev-list", "--parents", $"--max-count={count}", "--end-of-options", commit })
         {
             start.ArgumentList.Add(argument);
         }

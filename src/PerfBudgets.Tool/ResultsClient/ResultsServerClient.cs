@@ -13,10 +13,26 @@ namespace PerfBudgets.Tool.ResultsClient;
 /// </summary>
 internal sealed class ResultsServerClient : IDisposable
 {
-    private readonly HttpClient _http;
+    /// <summary>
+    /// How many times an upload is sent before its failure is reported: a lost connection, a timeout or a 502, 503 or
+    /// 504 is sent again with the same <c>Idempotency-Key</c>, so the server stores the run once however many arrive.
+    /// </summary>
+    public const int UploadAttempts = 3;
 
-    public ResultsServerClient(Uri server) =>
-        _http = new HttpClient { BaseAddress = server, Timeout = TimeSpan.FromSeconds(100) };
+    private readonly HttpClient _http;
+    private readonly TimeSpan _retryDelay;
+
+    public ResultsServerClient(Uri server)
+        : this(server, new SocketsHttpHandler(), TimeSpan.FromSeconds(2))
+    {
+    }
+
+    /// <summary>A client over <paramref name="handler"/> (tests lose answers with one) waiting <paramref name="retryDelay"/> times the attempt before a retry.</summary>
+    internal ResultsServerClient(Uri server, HttpMessageHandler handler, TimeSpan retryDelay)
+    {
+        _http = new HttpClient(handler) { BaseAddress = server, Timeout = TimeSpan.FromSeconds(100) };
+        _retryDelay = retryDelay;
+    }
 
     /// <summary>Uploads <paramref name="resultsJson"/> (a run's results.json) with what it ran on; returns the server's answer.</summary>
     public async Task<string> UploadAsync(string project, string token, RunDescription run, string resultsJson, CancellationToken cancellationToken)
@@ -47,17 +63,50 @@ internal sealed class ResultsServerClient : IDisposable
                 ["parents"] = new JsonArray(a.Parents.Select(p => (JsonNode?)JsonValue.Create(p)).ToArray()),
             }).ToArray()),
         };
-        using var request = new HttpRequestMessage(HttpMethod.Post, RunsPath(project))
+        var json = body.ToJsonString();
+        var key = run.IdempotencyKey ?? Guid.NewGuid().ToString("D");
+        for (var attempt = 1; ; attempt++)
         {
-            Content = new StringContent(body.ToJsonString(), Encoding.UTF8, "application/json"),
-        };
-        request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
-        // A refusal (wrong token, too large) then comes before the body is sent, not as a connection reset during it.
-        request.Headers.ExpectContinue = true;
-        using var response = await SendAsync(request, cancellationToken);
-        var answer = await response.Content.ReadAsStringAsync(cancellationToken);
-        return response.IsSuccessStatusCode ? answer : throw Refused(response.StatusCode, answer);
+            using var request = new HttpRequestMessage(HttpMethod.Post, RunsPath(project))
+            {
+                Content = new StringContent(json, Encoding.UTF8, "application/json"),
+            };
+            request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
+            request.Headers.Add("Idempotency-Key", key);
+            // A refusal (wrong token, too large) then comes before the body is sent, not as a connection reset during it.
+            request.Headers.ExpectContinue = true;
+            HttpResponseMessage response;
+            try
+            {
+                response = await _http.SendAsync(request, cancellationToken);
+            }
+            catch (Exception e) when (attempt < UploadAttempts && IsLostAnswer(e, cancellationToken))
+            {
+                await Task.Delay(_retryDelay * attempt, cancellationToken);
+                continue;
+            }
+            catch (Exception e) when (IsLostAnswer(e, cancellationToken))
+            {
+                throw new ToolInputException($"The results server {_http.BaseAddress} cannot be reached ({UploadAttempts} attempts): {e.Message}", e);
+            }
+
+            using (response)
+            {
+                if (attempt < UploadAttempts && response.StatusCode is HttpStatusCode.BadGateway or HttpStatusCode.ServiceUnavailable or HttpStatusCode.GatewayTimeout)
+                {
+                    await Task.Delay(_retryDelay * attempt, cancellationToken);
+                    continue;
+                }
+
+                var answer = await response.Content.ReadAsStringAsync(cancellationToken);
+                return response.IsSuccessStatusCode ? answer : throw Refused(response.StatusCode, answer);
+            }
+        }
     }
+
+    // No answer came: the connection failed or dropped, or HttpClient's timeout (not the caller's cancellation) ended it.
+    private static bool IsLostAnswer(Exception exception, CancellationToken cancellationToken) =>
+        exception is HttpRequestException || (exception is TaskCanceledException && !cancellationToken.IsCancellationRequested);
 
     /// <summary>The results.json the server holds for <paramref name="commit"/>; a miss throws with the nearest ancestor it names.</summary>
     public async Task<string> BaselineAsync(string project, string commit, IReadOnlyList<string> parents, CancellationToken cancellationToken, string? token = null)

@@ -11,4 +11,10 @@ internal sealed record RunDescription(
 {
     /// <summary>Earlier commits with their parents (<see cref="GitAncestry"/>), for the server's commit graph.</summary>
     public IReadOnlyList<(string Commit, string[] Parents)> Ancestry { get; init; } = [];
+
+    /// <summary>
+    /// The upload's <c>Idempotency-Key</c>, the same on every retry of it so that the server stores the run once; null
+    /// makes a new GUID per upload.
+    /// </summary>
+    public string? IdempotencyKey { get; init; }
 }

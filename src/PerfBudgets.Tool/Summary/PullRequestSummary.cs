@@ -66,7 +66,7 @@ internal static class PullRequestSummary
             foreach (var r in failed)
             {
                 text.AppendLine(CultureInfo.InvariantCulture,
-                    $"| {r.Budget} | {Figures.Format(r.Measured)} | {Limit(r)} | {r.Unit} | {(r.Limit is { } l ? Figures.Overshoot(r.Measured, l) : "—")} |");
+                    $"| {Text(r.Budget)} | {Figures.Format(r.Measured)} | {Limit(r)} | {Text(r.Unit)} | {(r.Limit is { } l ? Figures.Overshoot(r.Measured, l) : "—")} |");
             }
 
             foreach (var r in failed.Where(r => r.Attribution is not null))
@@ -91,13 +91,13 @@ internal static class PullRequestSummary
         if (baseResults is null || baseline.ComparedCommit is null)
         {
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"The server has no run of base `{Short(baseline.Commit)}` nor of an ancestor it knows: nothing to compare with.").AppendLine();
+                $"The server has no run of base {CommitCode(baseline.Commit)} nor of an ancestor it knows: nothing to compare with.").AppendLine();
             return;
         }
 
         text.AppendLine(baseline.IsNearestAncestor
-            ? $"The server has no run of base `{Short(baseline.Commit)}`; compared with its nearest ancestor with a run, `{Short(baseline.ComparedCommit)}`."
-            : $"Compared with the run of base `{Short(baseline.Commit)}`.");
+            ? $"The server has no run of base {CommitCode(baseline.Commit)}; compared with its nearest ancestor with a run, {CommitCode(baseline.ComparedCommit)}."
+            : $"Compared with the run of base {CommitCode(baseline.Commit)}.");
         var table = ChangeTable.Compare(baseResults, ByName(head), book);
         // A change within the budget's absolute noise floor is not one; one from a figure near zero is ranked by its
         // share of the limit, not by a percentage of almost nothing (ChangeSize).
@@ -124,7 +124,7 @@ internal static class PullRequestSummary
                 : row.Comparison!.WorsePercent is { } w && BudgetKind.TryParse(row.Head!.Kind, out _) ? (w > 0 ? "worse" : "better")
                 : string.Empty;
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"| {row.Budget} | {Figures.Format(row.Base!.Measured)} | {Figures.Format(row.Head!.Measured)} | {row.Head.Unit} | {(size.InUnit ? InUnit(row.Base, row.Head) : ChangeTable.Change(row.Comparison))} | {worse} |");
+                $"| {Text(row.Budget)} | {Figures.Format(row.Base!.Measured)} | {Figures.Format(row.Head!.Measured)} | {Text(row.Head.Unit)} | {(size.InUnit ? InUnit(row.Base, row.Head) : ChangeTable.Change(row.Comparison))} | {worse} |");
         }
 
         if (moved.Count > top)
@@ -182,7 +182,7 @@ internal static class PullRequestSummary
         {
             var before = baseResults?.GetValueOrDefault(r.Budget);
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"| {r.Budget} | {(before is null ? "—" : Figures.Format(before.Measured))} | {Figures.Format(r.Measured)} | {Limit(r)} | {r.Unit} | {Change(before?.Measured, r.Measured)} |");
+                $"| {Text(r.Budget)} | {(before is null ? "—" : Figures.Format(before.Measured))} | {Figures.Format(r.Measured)} | {Limit(r)} | {Text(r.Unit)} | {Change(before?.Measured, r.Measured)} |");
         }
 
         // The gate records a counted budget's breakdown by method with every result; the methods are listed only for
@@ -220,17 +220,17 @@ internal static class PullRequestSummary
 
     private static void ChangePoints(StringBuilder text, IReadOnlyList<ReportedChange> changes, string branch, int lastRuns)
     {
-        text.AppendLine(CultureInfo.InvariantCulture, $"### Change points on {branch}").AppendLine();
+        text.AppendLine(CultureInfo.InvariantCulture, $"### Change points on {Text(branch)}").AppendLine();
         if (changes.Count == 0)
         {
-            text.AppendLine(CultureInfo.InvariantCulture, $"No timed budget shifted within the last {lastRuns} runs of {branch}.");
+            text.AppendLine(CultureInfo.InvariantCulture, $"No timed budget shifted within the last {lastRuns} runs of {Text(branch)}.");
             return;
         }
 
         foreach (var c in changes)
         {
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"- ⚠️ **{c.Budget}** shifted {Figures.Percent(c.RelativeShift * 100, signed: true)} from `{Short(c.Commit)}` on: median {Figures.Format(c.MedianBefore)} → {Figures.Format(c.MedianAfter)} {c.Unit} ({c.RunsAfter} runs since{(c.RuntimeChanged ? "; the runtime changed there" : "")})");
+                $"- ⚠️ **{Text(c.Budget)}** shifted {Figures.Percent(c.RelativeShift * 100, signed: true)} from {CommitCode(c.Commit)} on: median {Figures.Format(c.MedianBefore)} → {Figures.Format(c.MedianAfter)} {Text(c.Unit)} ({c.RunsAfter} runs since{(c.RuntimeChanged ? "; the runtime changed there" : "")})");
         }
     }
 
@@ -275,4 +275,33 @@ internal static class PullRequestSummary
 
     // Enough of a SHA to find it; a name that is not a SHA is left whole.
     private static string Short(string commit) => commit.Length == 40 ? commit[..10] : commit;
+
+    // A commit as code; one the server named that is not a plain ref (a backtick would end the code span, a newline the
+    // line) is escaped text instead.
+    private static string CommitCode(string commit) =>
+        commit.Length > 0 && commit.All(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '_' or '-' or '/') ? $"`{Short(commit)}`" : Text(commit);
+
+    /// <summary>
+    /// Text from a results file or the server (budget names, units, commits, a branch) made inert in markdown: GitHub
+    /// renders some HTML and every emphasis, link and table mark, so whatever the server answers reaches the pull
+    /// request as the characters it is. Line breaks become spaces (one would end a table row or a list item).
+    /// </summary>
+    internal static string Text(string text)
+    {
+        var escaped = new StringBuilder(text.Length);
+        foreach (var c in text)
+        {
+            _ = c switch
+            {
+                '\\' or '`' or '*' or '_' or '[' or ']' or '|' or '~' or '#' or '!' => escaped.Append('\\').Append(c),
+                '<' => escaped.Append("&lt;"),
+                '>' => escaped.Append("&gt;"),
+                '&' => escaped.Append("&amp;"),
+                '\r' or '\n' => escaped.Append(' '),
+                _ => escaped.Append(c),
+            };
+        }
+
+        return escaped.ToString();
+    }
 }

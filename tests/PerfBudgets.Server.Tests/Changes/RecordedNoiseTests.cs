@@ -97,7 +97,7 @@ public abstract class RecordedNoiseTests
         (p99.Noise, p99.NoiseAbsolute).Should().Be((0.4, 0.0));
         p99.MeasuredUtc.Should().Be(new DateTimeOffset(2026, 11, 24, 20, 0, 0, TimeSpan.Zero));
         (bytes.Noise, bytes.NoiseAbsolute).Should().Be((null, null), "that entry recorded none");
-        SchemaMigrator.LatestVersion.Should().Be(5);
+        SchemaMigrator.LatestVersion.Should().BeGreaterThanOrEqualTo(5, "migration 5 read these columns");
     }
 
     /// <summary>Uploads <paramref name="count"/> runs as <see cref="TimedRuns.UploadSeriesAsync"/>, the p99's entry with the noise given for run i.</summary>

@@ -50,17 +50,18 @@ public sealed class SignInTests
         await ResultsServerReadApiTests.UploadAsync(server, "a1", measured: 120);
         using var browser = Browser(server);
         var project = RunningResultsServer.Project;
+        var readToken = await TokenAdministration.AddReadTokenAsync(server.Server.Storage, project, TestContext.Current.CancellationToken);
 
         using var wrong = await PostAsync(browser, project, new string('0', 64), $"/projects/{project}");
-        using var foreign = await PostAsync(browser, project, server.Token, $"/projects/{project}", origin: "https://evil.example");
-        using var elsewhere = await PostAsync(browser, project, server.Token, "https://evil.example/");
+        using var foreign = await PostAsync(browser, project, readToken, $"/projects/{project}", origin: "https://evil.example");
+        using var elsewhere = await PostAsync(browser, project, readToken, "https://evil.example/");
         using var cookieUpload = await SendWithCookieAsync(server, HttpMethod.Post, $"/api/projects/{project}/runs",
             new StringContent(RunningResultsServer.UploadBody("a2").ToJsonString(), System.Text.Encoding.UTF8, "application/json"));
         using var cookieApi = await SendWithCookieAsync(server, HttpMethod.Get, $"/api/projects/{project}/budgets", content: null);
 
         wrong.StatusCode.Should().Be(HttpStatusCode.Forbidden);
         wrong.Headers.Contains("Set-Cookie").Should().BeFalse();
-        (await wrong.Content.ReadAsStringAsync(TestContext.Current.CancellationToken)).Should().Contain("not one of project");
+        (await wrong.Content.ReadAsStringAsync(TestContext.Current.CancellationToken)).Should().Contain("not project &#x27;gate&#x27;&#x27;s read-only token");
         foreign.StatusCode.Should().Be(HttpStatusCode.Forbidden);
         foreign.Headers.Contains("Set-Cookie").Should().BeFalse();
         elsewhere.StatusCode.Should().Be(HttpStatusCode.Redirect);
@@ -68,6 +69,48 @@ public sealed class SignInTests
         cookieUpload.StatusCode.Should().Be(HttpStatusCode.Unauthorized, "the cookie holds the write token here, but writing takes a bearer token alone");
         cookieApi.StatusCode.Should().Be(HttpStatusCode.Unauthorized, "the API reads bearer tokens alone");
         (await server.CountAsync()).Runs.Should().Be(1);
+    }
+
+    [Fact]
+    public async Task The_cookie_holds_a_session_not_the_token_and_the_write_token_does_not_sign_in()
+    {
+        await using var server = await RunningResultsServer.StartAsync(readTokenRequired: true);
+        var project = RunningResultsServer.Project;
+        var readToken = await TokenAdministration.AddReadTokenAsync(server.Server.Storage, project, TestContext.Current.CancellationToken);
+        using var browser = Browser(server);
+
+        using var withWriteToken = await PostAsync(browser, project, server.Token, $"/projects/{project}");
+        using var signedIn = await PostAsync(browser, project, readToken, $"/projects/{project}");
+
+        withWriteToken.StatusCode.Should().Be(HttpStatusCode.Forbidden);
+        withWriteToken.Headers.Contains("Set-Cookie").Should().BeFalse();
+        (await withWriteToken.Content.ReadAsStringAsync(TestContext.Current.CancellationToken)).Should().Contain("write token");
+        var cookie = signedIn.Headers.GetValues("Set-Cookie").Single();
+        cookie.Should().NotContain(readToken).And.NotContain(server.Token);
+        cookie.Should().MatchRegex("^perfbudgets-read=[0-9]+\\.[0-9a-f]{64};");
+    }
+
+    [Fact]
+    public async Task A_new_read_only_token_ends_every_session_and_an_expired_session_reads_nothing()
+    {
+        await using var server = await RunningResultsServer.StartAsync(readTokenRequired: true);
+        await ResultsServerReadApiTests.UploadAsync(server, "a1", measured: 120);
+        var project = RunningResultsServer.Project;
+        var readToken = await TokenAdministration.AddReadTokenAsync(server.Server.Storage, project, TestContext.Current.CancellationToken);
+        using var browser = Browser(server);
+        (await PostAsync(browser, project, readToken, $"/projects/{project}")).Dispose();
+        var readHash = await server.Server.Storage.ReadTokenHashAsync(project, TestContext.Current.CancellationToken);
+        var expired = DashboardSession.Create(project, readHash!, DateTimeOffset.UtcNow.AddMinutes(-1));
+
+        using var before = await browser.GetAsync($"/projects/{project}", TestContext.Current.CancellationToken);
+        using var withExpired = await SendWithCookieAsync(server, HttpMethod.Get, $"/projects/{project}", content: null, cookie: expired);
+        await TokenAdministration.AddReadTokenAsync(server.Server.Storage, project, TestContext.Current.CancellationToken);
+        using var after = await browser.GetAsync($"/projects/{project}", TestContext.Current.CancellationToken);
+
+        before.StatusCode.Should().Be(HttpStatusCode.OK);
+        withExpired.StatusCode.Should().Be(HttpStatusCode.Unauthorized);
+        after.StatusCode.Should().Be(HttpStatusCode.Unauthorized);
+        (await after.Content.ReadAsStringAsync(TestContext.Current.CancellationToken)).Should().Contain("sign in again").And.Contain("sign-in?return=");
     }
 
     [Fact]
@@ -100,11 +143,12 @@ public sealed class SignInTests
     }
 
     // The write token as the sign-in cookie, sent to the API: a browser signed in with it, made to post elsewhere.
-    private static async Task<HttpResponseMessage> SendWithCookieAsync(RunningResultsServer server, HttpMethod method, string path, HttpContent? content)
+    private static async Task<HttpResponseMessage> SendWithCookieAsync(RunningResultsServer server, HttpMethod method, string path, HttpContent? content,
+        string? cookie = null)
     {
         using var client = new HttpClient(new HttpClientHandler { UseCookies = false }) { BaseAddress = server.Http.BaseAddress };
         using var request = new HttpRequestMessage(method, path) { Content = content };
-        request.Headers.Add("Cookie", $"perfbudgets-read={server.Token}");
+        request.Headers.Add("Cookie", $"perfbudgets-read={cookie ?? server.Token}");
         return await client.SendAsync(request, TestContext.Current.CancellationToken);
     }
 }

@@ -1,0 +1,33 @@
+using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Tool.ResultsClient;
+using PerfBudgets.Tool.Summary;
+
+namespace PerfBudgets.Server.Tests.Changes;
+
+/// <summary>What a results server answers (budget names, units, commits) reaches a pull request's markdown inert.</summary>
+public sealed class PullRequestSummaryEscapingTests
+{
+    [Fact]
+    public void Names_the_server_answers_cannot_add_html_links_emphasis_table_cells_or_lines_to_the_summary()
+    {
+        var head = ResultStore.Parse(RunningResultsServer.ResultsJson(budgets: 1));
+        var hostile = new ReportedChange("<img src=x onerror=alert(1)>|[click](https://evil.example)**", "p99-ms-max", "ms\n# Owned",
+            "abc`\n## injected", 1, 2, 1, 3, RuntimeChanged: false);
+        var baseline = new BaselineAnswer("b1", "a1`<script>", null);
+
+        var markdown = PullRequestSummary.Render(head, baseline, null, null, [hostile], "main|x", 10, 10);
+
+        markdown.Should().NotContain("<img").And.NotContain("<script").And.NotContain("[click](");
+        markdown.Should().Contain(@"&lt;img src=x onerror=alert(1)&gt;\|\[click\](https://evil.example)\*\*");
+        markdown.Should().Contain(@"from abc\` \#\# injected on");
+        markdown.Split('\n').Should().NotContain(line => line.StartsWith('#') && line.Contains("Owned", StringComparison.Ordinal));
+        markdown.Should().Contain(@"### Change points on main\|x");
+    }
+
+    [Fact]
+    public void Plain_names_and_commit_ids_read_as_before()
+    {
+        PullRequestSummary.Text("HPack.Decode.TypicalRequest.BytesPerOp").Should().Be("HPack.Decode.TypicalRequest.BytesPerOp");
+        PullRequestSummary.Text("B/op").Should().Be("B/op");
+    }
+}
