@@ -14,12 +14,13 @@ namespace PerfBudgets.Server.Tests.Load;
 /// </summary>
 /// <remarks>
 /// Readers, uploader and server share the machine (2 cores here), so the figures are of the whole, not of the server
-/// alone. The history is seeded through the storage, not HTTP: 2,000 runs of 20 figures on main, and a chain of 3,000
+/// alone. The history is seeded through the storage, not HTTP: 2,000 runs (PERF_SERVER_LOAD_RUNS) of 20 figures on main, and a chain of 3,000
 /// commits without runs (sent as ancestry) whose walk ends at the depth limit.
 /// </remarks>
 public abstract class HostileReadersLoadTests
 {
-    private const int Runs = 2_000;
+    // PERF_SERVER_LOAD_RUNS sets the length of the seeded history (default 2,000).
+    private static readonly int Runs = (int)Seconds("PERF_SERVER_LOAD_RUNS", 2_000);
     private const int FiguresPerRun = 20;
     private const int DarkCommits = 3_000;
     private const int Readers = 64;
@@ -154,7 +155,7 @@ public abstract class HostileReadersLoadTests
             $"| {name} | {Milliseconds(first)} | {Milliseconds(alone)} | {latencies.Count:N0} | {latencies.Count / Duration.TotalSeconds:0} | {Percentile(0.5):0.0} | {Percentile(0.99):0.0} | {failed} |");
     }
 
-    // A setting of the run from the environment (seconds), else its default.
+    // A setting of the run from the environment (a number: seconds, or the runs for PERF_SERVER_LOAD_RUNS), else its default.
     private static double Seconds(string variable, double fallback) =>
         double.TryParse(Environment.GetEnvironmentVariable(variable), NumberStyles.Float, CultureInfo.InvariantCulture, out var seconds) ? seconds : fallback;
 
