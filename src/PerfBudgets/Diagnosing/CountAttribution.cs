@@ -68,15 +68,19 @@ internal static class CountAttribution
 
         // An entry missing from a reference that keeps only its largest entries was at most the smallest one kept.
         var floor = reference.Count >= Kept ? reference.Min(e => e.Value) : 0;
+        // Such an entry's "before" is that bound, not its own count: the message says so rather than print it as one.
         var grown = current.Entries
-            .Select(e => (e.Name, Now: e.Value, Was: before.TryGetValue(e.Name, out var was) ? was : floor))
+            .Select(e => (e.Name, Now: e.Value, Was: before.TryGetValue(e.Name, out var was) ? was : floor, Bound: !before.ContainsKey(e.Name) && floor > 0))
             .Where(c => c.Now - c.Was >= threshold)
             .OrderByDescending(c => c.Now - c.Was)
             .Take(top)
             .ToList();
         return grown.Count == 0
             ? null
-            : $"grew since {label}: " + string.Join(", ", grown.Select(c => string.Create(CultureInfo.InvariantCulture,
-                $"{c.Name} +{Figures.Format(c.Now - c.Was)} {unit} ({Figures.Format(c.Was)} → {Figures.Format(c.Now)})")));
+            : $"grew since {label}: " + string.Join(", ", grown.Select(c => c.Bound
+                ? string.Create(CultureInfo.InvariantCulture,
+                    $"{c.Name} at least +{Figures.Format(c.Now - c.Was)} {unit} (not among the {Kept} recorded, so at most {Figures.Format(c.Was)} then → {Figures.Format(c.Now)})")
+                : string.Create(CultureInfo.InvariantCulture,
+                    $"{c.Name} +{Figures.Format(c.Now - c.Was)} {unit} ({Figures.Format(c.Was)} → {Figures.Format(c.Now)})")));
     }
 }
