@@ -32,7 +32,7 @@ public sealed record RetainedGrowth(IReadOnlyList<RetainedTypeGrowth> Types, int
         {
             before.ByType.TryGetValue(name, out var was);
             after.ByType.TryGetValue(name, out var now);
-            if (now.Objects != was.Objects || now.Bytes != was.Bytes)
+            if ((now.Objects != was.Objects || now.Bytes != was.Bytes) && !IsReadingsOwn(name))
             {
                 types.Add(new RetainedTypeGrowth(name, (double)(now.Objects - was.Objects) / operations, (double)(now.Bytes - was.Bytes) / operations));
             }
@@ -43,6 +43,11 @@ public sealed record RetainedGrowth(IReadOnlyList<RetainedTypeGrowth> Types, int
             : string.CompareOrdinal(a.TypeName, b.TypeName));
         return new RetainedGrowth(types, operations, operation);
     }
+
+    // The readings themselves live in the measured process while it is read (a dictionary of LiveTypeCount per reading
+    // kept for the next): the meter's own bookkeeping, not the operation's, so it is never named as what grew.
+    private static bool IsReadingsOwn(string typeName) =>
+        typeName.Contains("PerfBudgets.Measuring.LiveTypeCount", StringComparison.Ordinal) || typeName.Contains("PerfBudgets.Measuring.HeapReading", StringComparison.Ordinal);
 
     /// <summary>The growth of a measurement's second interval (the budget's figure), when its readings walked the heap.</summary>
     public static RetainedGrowth OfSecondInterval(RetainedMemoryMeasurement measurement)

@@ -26,6 +26,16 @@ public sealed class RetainedGrowthTests
     }
 
     [Fact]
+    public void The_readings_own_bookkeeping_is_never_named()
+    {
+        const string ReadingsTable = "System.Collections.Generic.Dictionary`2+Entry[System.String,PerfBudgets.Measuring.LiveTypeCount][]";
+        var before = Reading((Employee, 1_000, 64_000), (ReadingsTable, 1, 10_000));
+        var after = Reading((Employee, 2_000, 128_000), (ReadingsTable, 2, 20_000));
+
+        RetainedGrowth.Between(before, after, 1_000).Types.Select(t => t.TypeName).Should().Equal(Employee);
+    }
+
+    [Fact]
     public void The_attribution_lists_only_the_types_that_gained_bytes()
     {
         var before = Reading((Employee, 1, 64), ("System.Byte[]", 10, 5_000));
