@@ -22,6 +22,12 @@ public sealed record StartupMeasurement(IReadOnlyList<StartupTime> Subject, IRea
     /// <summary>The reference app's.</summary>
     public TimeSpan ReferenceCpu => Median(Reference.Select(t => t.Cpu));
 
+    /// <summary>The app's largest resident set at its first 2xx answer over its launches, in bytes (0 where unread).</summary>
+    public long SubjectWorkingSetBytes => Subject.Count == 0 ? 0 : Subject.Max(t => t.WorkingSetBytes);
+
+    /// <summary>The reference app's.</summary>
+    public long ReferenceWorkingSetBytes => Reference.Count == 0 ? 0 : Reference.Max(t => t.WorkingSetBytes);
+
     /// <summary>The app's median wall-clock time over the reference's.</summary>
     public double WallRatio => SubjectWall / ReferenceWall;
 
@@ -33,7 +39,8 @@ public sealed record StartupMeasurement(IReadOnlyList<StartupTime> Subject, IRea
     /// </summary>
     public override string ToString() => string.Create(CultureInfo.InvariantCulture,
         $"wall: median {SubjectWall.TotalMilliseconds:0} ms ({Join(Subject, t => t.Wall)} ms) against the reference's {ReferenceWall.TotalMilliseconds:0} ms ({Join(Reference, t => t.Wall)} ms), {WallRatio:0.00}x; " +
-        $"CPU: median {SubjectCpu.TotalMilliseconds:0} ms ({Join(Subject, t => t.Cpu)} ms) against {ReferenceCpu.TotalMilliseconds:0} ms ({Join(Reference, t => t.Cpu)} ms), {CpuRatio:0.00}x");
+        $"CPU: median {SubjectCpu.TotalMilliseconds:0} ms ({Join(Subject, t => t.Cpu)} ms) against {ReferenceCpu.TotalMilliseconds:0} ms ({Join(Reference, t => t.Cpu)} ms), {CpuRatio:0.00}x; " +
+        $"working set at the answer: at most {SubjectWorkingSetBytes / 1048576.0:0.0} MiB ({string.Join(" / ", Subject.Select(t => (t.WorkingSetBytes / 1048576.0).ToString("0.0", CultureInfo.InvariantCulture)))}) against {ReferenceWorkingSetBytes / 1048576.0:0.0} MiB");
 
     private static string Join(IReadOnlyList<StartupTime> times, Func<StartupTime, TimeSpan> part) =>
         string.Join(" / ", times.Select(t => part(t).TotalMilliseconds.ToString("0", CultureInfo.InvariantCulture)));

@@ -93,7 +93,7 @@ public static class StartupMeter
                     if (response.IsSuccessStatusCode)
                     {
                         var wall = clock.Elapsed;
-                        return new StartupTime(wall, TimeSpan.FromTicks(cpu() / 100));
+                        return new StartupTime(wall, TimeSpan.FromTicks(cpu() / 100), ProcessMemory.WorkingSetBytes(process.Id) ?? 0);
                     }
                 }
                 catch (HttpRequestException e) when (e.InnerException is SocketException { SocketErrorCode: SocketError.ConnectionRefused })

@@ -31,7 +31,11 @@ public sealed class StartupTests(ITestOutputHelper output)
             {
                 output.WriteLine(m.ToString());
                 var detail = $"time from process start to the first 2xx, {launches} launches of each after one unmeasured, alternately: {m}; both as shipped on a free loopback port";
-                return [new BudgetCheck("Startup.FirstResponse.CpuRatioToMinimalApp", m.CpuRatio, detail)];
+                return
+                [
+                    new BudgetCheck("Startup.FirstResponse.CpuRatioToMinimalApp", m.CpuRatio, detail),
+                    new BudgetCheck("Startup.FirstResponse.WorkingSetBytes", m.SubjectWorkingSetBytes, $"the largest resident set (VmRSS) at the first 2xx over {launches} launches: {m}"),
+                ];
             });
 
         // The wall-clock figures are reported, not gated: unchanged, the ratio reached 2.23x, and a second's blocking at
