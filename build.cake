@@ -183,7 +183,7 @@ Task("Pack")
 });
 
 Task("Test.Package")
-    .Description("Adopts the packages in throw-away projects outside the repository (build/test-package.sh): the core alone must gate an allocation and a load budget without the add-ons' dependencies in its output, hold no markdown-table generator and no Locust reader, and fail naming its budget with one extra allocation per operation; the perfbudgets tool, installed from its package, must report, compare and propose on the consumer's results; the add-ons must diagnose a broken budget and write report.html.")
+    .Description("Adopts the packages in throw-away projects outside the repository (build/test-package.sh): the core alone must gate an allocation, a load and a response-size budget without the add-ons' dependencies in its output, lay out the pinned counted runtime, hold no markdown-table generator and no Locust reader, and fail naming its budget with one extra allocation per operation; the perfbudgets tool, installed from its package, must report, compare and propose on the consumer's results and hold no web server, database driver or results server; perfbudgets-server must install from its own package; the add-ons must diagnose a broken budget and write report.html; samples/ (a library and a service with a budget of every kind) must pass, and each of its eight deliberate breaks must fail its budget by name.")
     .IsDependentOn("Pack")
     .Does(() => Run("bash", new ProcessArgumentBuilder().AppendQuoted(MakeAbsolute(File("./build/test-package.sh")).FullPath).AppendQuoted(MakeAbsolute(packages).FullPath),
         new Dictionary<string, string> { [ProfileVariable] = "ci" }));
