@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Diagnostics.Tracing;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing;
@@ -36,24 +35,7 @@ internal static class AllocationSites
         {
             new EventPipeProvider("Microsoft-Windows-DotNETRuntime", EventLevel.Informational, AllocationSamplingKeyword | JitLoaderNGenKeywords),
         };
-        return EventPipeRecording.RecordAsync(Environment.ProcessId, providers, () =>
-            {
-                var started = Stopwatch.GetTimestamp();
-                long operations = 0;
-                var batch = 1;
-                while (Stopwatch.GetElapsedTime(started) < duration)
-                {
-                    var batchStarted = Stopwatch.GetTimestamp();
-                    runOperations(batch);
-                    operations += batch;
-                    if (Stopwatch.GetElapsedTime(batchStarted) < TimeSpan.FromMilliseconds(20))
-                    {
-                        batch = (int)Math.Min(batch * 2L, 1 << 24);
-                    }
-                }
-
-                return Task.FromResult(operations);
-            },
+        return EventPipeRecording.RecordAsync(Environment.ProcessId, providers, () => Task.FromResult(BatchedRun.For(duration, runOperations)),
             (log, operations, copyThread) => Read(log, id => id != copyThread && countThread(id), operations)).GetAwaiter().GetResult();
     }
 

@@ -101,17 +101,7 @@ public static class CpuProfiler
         return EventPipeRecording.RecordAsync(processId, providers, () =>
             {
                 var started = Stopwatch.GetTimestamp();
-                var batch = 1;
-                while (Stopwatch.GetElapsedTime(started) < limit)
-                {
-                    var batchStarted = Stopwatch.GetTimestamp();
-                    runOperations(batch);
-                    if (Stopwatch.GetElapsedTime(batchStarted) < TimeSpan.FromMilliseconds(20))
-                    {
-                        batch = (int)Math.Min(batch * 2L, 1 << 24);
-                    }
-                }
-
+                BatchedRun.For(limit, runOperations);
                 return Task.FromResult(Stopwatch.GetElapsedTime(started));
             },
             (log, elapsed, copyThread) => Read(log, id => id != copyThread && countThread(id), target, elapsed)).GetAwaiter().GetResult();
