@@ -50,15 +50,10 @@ public sealed class GreetingTests
     [Fact]
     public async Task Greeting_endpoint_under_load()
     {
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.Logging.ClearProviders();
-        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
-        await using var app = builder.Build();
-        app.MapGet("/greeting", () => Greeting.Format("Ada"));
-        await app.StartAsync(TestContext.Current.CancellationToken);
-        var address = app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single();
+        var (app, address) = await StartGreetingAppAsync();
+        await using var _ = app;
 
-        using var client = new HttpClient { BaseAddress = new Uri(address) };
+        using var client = new HttpClient { BaseAddress = address };
         var gate = BudgetGate.Default;
         var result = await LoadRunner.RunAsync(new LoadScenario(
             "greeting",
@@ -77,13 +72,8 @@ public sealed class GreetingTests
     [Fact]
     public async Task Greeting_response_size_on_the_wire()
     {
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.Logging.ClearProviders();
-        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
-        await using var app = builder.Build();
-        app.MapGet("/greeting", () => Greeting.Format("Ada"));
-        await app.StartAsync(TestContext.Current.CancellationToken);
-        var serverAddress = new Uri(app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single());
+        var (app, serverAddress) = await StartGreetingAppAsync();
+        await using var _ = app;
         var cancellationToken = TestContext.Current.CancellationToken;
 
         var size = await ResponseSizeMeter.MeasureAsync(new Uri(serverAddress, "greeting"), cancellationToken);
@@ -94,5 +84,17 @@ public sealed class GreetingTests
         Assert.Equal(200, size.StatusCode);
         Assert.Contains("Date", size.HeaderNames);
         await app.StopAsync(TestContext.Current.CancellationToken);
+    }
+
+    // GET /greeting on a minimal API in this process, on a free loopback port.
+    private static async Task<(WebApplication App, Uri Address)> StartGreetingAppAsync()
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Logging.ClearProviders();
+        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
+        var app = builder.Build();
+        app.MapGet("/greeting", () => Greeting.Format("Ada"));
+        await app.StartAsync(TestContext.Current.CancellationToken);
+        return (app, new Uri(app.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses.Single()));
     }
 }
