@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Diagnostics.Tracing;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing.Etlx;
+using PerfBudgets.Measuring;
 
 namespace PerfBudgets.Diagnostics;
 
@@ -46,21 +47,93 @@ public static class BlockingMeter
     public static async Task<BlockingMeasurement> MeasureAsync(int processId, Func<CancellationToken, Task<long>> runOperations, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(runOperations);
-        var providers = new[]
-        {
-            new EventPipeProvider(SampleProfilerProvider, EventLevel.Informational),
-            new EventPipeProvider(RuntimeProvider, EventLevel.Informational, ContentionKeyword | JitLoaderNGenKeywords),
-        };
+        var providers = Providers();
         return await EventPipeRecording.RecordAsync(processId, providers, async () =>
             {
                 var started = Stopwatch.GetTimestamp();
                 var operations = await runOperations(cancellationToken);
                 return (Operations: operations, Window: Stopwatch.GetElapsedTime(started));
             },
-            (log, run, _) => Read(log, run.Operations, run.Window));
+            (log, run, _) => Read(log, run.Operations, run.Window, (_, frames) => BlockingStack.Read(frames)));
     }
 
-    private static BlockingMeasurement Read(TraceLog log, long operations, TimeSpan window)
+    /// <summary>
+    /// Launches an app suspended (the runtime waits at its start for a diagnostics client), records it from its first
+    /// managed instruction to its first 2xx answer on the path <paramref name="launch"/> names, and reads what its
+    /// startup waited on: its main thread (the entry point, <c>Program.cs</c>, the host's start) and pool threads inside
+    /// work items, as <see cref="MeasureAsync"/> reads them. The main thread's wait in the host's <c>Run</c> once the
+    /// app has started is not blocking. The measurement counts one operation, the first response.
+    /// </summary>
+    /// <param name="launch">The start of the app, on a free loopback port it is given, and the path it must answer 2xx.</param>
+    /// <param name="timeout">How long the launch may take to connect and to answer.</param>
+    /// <param name="cancellationToken">Cancels the launch.</param>
+    /// <exception cref="TimeoutException">The app did not connect to the diagnostic port (is it a .NET app started
+    /// directly?) or did not answer 2xx in time.</exception>
+    public static async Task<BlockingMeasurement> MeasureStartupAsync(Func<int, (ProcessStartInfo Start, string Path)> launch,
+        TimeSpan timeout, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(launch);
+        var providers = Providers();
+        var portFolder = Directory.CreateTempSubdirectory("perfbudgets-port-");
+        var port = Path.Combine(portFolder.FullName, "startup.sock");
+        Task<DiagnosticsClientConnector>? connecting = null;
+        EventPipeRecording? recording = null;
+        var processId = 0;
+        try
+        {
+            using var client = new HttpClient(new SocketsHttpHandler { PooledConnectionLifetime = TimeSpan.Zero, UseProxy = false }) { Timeout = timeout };
+            var time = await StartupMeter.TimeToFirstSuccessAsync(client, loopbackPort =>
+                {
+                    var (start, path) = launch(loopbackPort);
+                    // The runtime connects to this listener at its start and waits there until told to resume.
+                    start.Environment["DOTNET_DiagnosticPorts"] = $"{port},connect,suspend";
+                    connecting = DiagnosticsClientConnector.FromDiagnosticPort($"{port},listen", cancellationToken);
+                    return (start, path);
+                },
+                timeout,
+                async (process, token) =>
+                {
+                    processId = process.Id;
+                    DiagnosticsClientConnector connector;
+                    try
+                    {
+                        connector = await connecting!.WaitAsync(timeout, token);
+                    }
+                    catch (TimeoutException)
+                    {
+                        throw new TimeoutException($"{process.StartInfo.FileName} did not connect to the diagnostic port {port} within {timeout.TotalSeconds} s of its start: is it a .NET app, started directly?");
+                    }
+
+                    recording = EventPipeRecording.Start(connector.Instance, providers);
+                    connector.Instance.ResumeRuntime();
+                    return new StoppedAtFirstResponse(recording, connector);
+                },
+                cancellationToken);
+            return recording!.Read(log => Read(log, 1, time.Wall,
+                (thread, frames) => thread == processId ? BlockingStack.ReadMainThread(frames) : BlockingStack.Read(frames)));
+        }
+        finally
+        {
+            recording?.Dispose();
+            try
+            {
+                portFolder.Delete(recursive: true);
+            }
+            catch (IOException)
+            {
+                // A leftover socket file in a temporary folder is harmless.
+            }
+        }
+    }
+
+    private static EventPipeProvider[] Providers() =>
+    [
+        new EventPipeProvider(SampleProfilerProvider, EventLevel.Informational),
+        new EventPipeProvider(RuntimeProvider, EventLevel.Informational, ContentionKeyword | JitLoaderNGenKeywords),
+    ];
+
+    // The thread reader gets the sample's OS thread id and its frames, innermost first.
+    private static BlockingMeasurement Read(TraceLog log, long operations, TimeSpan window, Func<int, IReadOnlyList<string>, BlockingStack.Reading> readThread)
     {
         var lastSample = new Dictionary<int, double>();
         var sites = new Dictionary<(string Caller, string Wait), (double Ms, int Samples)>();
@@ -82,7 +155,7 @@ public static class BlockingMeter
                     gaps.Add(g);
                 }
 
-                var reading = BlockingStack.Read(Frames(e.CallStack()));
+                var reading = readThread(e.ThreadID, Frames(e.CallStack()));
                 if (!reading.InWorkItem)
                 {
                     continue;
@@ -114,7 +187,7 @@ public static class BlockingMeter
             else if (e.ProviderName == RuntimeProvider && e.EventName.StartsWith("Contention/Start", StringComparison.Ordinal))
             {
                 var frames = Frames(e.CallStack());
-                var reading = BlockingStack.Read(frames);
+                var reading = readThread(e.ThreadID, frames);
                 if (!reading.InWorkItem)
                 {
                     continue;
@@ -167,5 +240,21 @@ public static class BlockingMeter
         }
 
         return frames;
+    }
+}
+
+/// <summary>Ends the startup recording at the first response: stops the session, then lets the process go.</summary>
+file sealed class StoppedAtFirstResponse(EventPipeRecording recording, DiagnosticsClientConnector connector) : IAsyncDisposable
+{
+    public async ValueTask DisposeAsync()
+    {
+        try
+        {
+            recording.Stop();
+        }
+        finally
+        {
+            await connector.DisposeAsync();
+        }
     }
 }

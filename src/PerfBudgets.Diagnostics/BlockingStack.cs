@@ -16,6 +16,9 @@ internal static class BlockingStack
     // IO queues all come through Dispatch).
     private const string WorkItemFrame = "System.Threading.ThreadPoolWorkQueue.Dispatch";
 
+    // IHost.Run and WaitForShutdown (WebApplication.Run calls them).
+    private const string HostLifetimeWaits = "Microsoft.Extensions.Hosting.HostingAbstractionsHostExtensions.";
+
     // Calls that take a thread off the CPU until something else happens. Matched as name prefixes of TraceEvent's
     // "Namespace.Type.Method(args)" names; the outermost matching frame names the wait (Task.Wait, not the
     // ManualResetEventSlim inside it).
@@ -77,14 +80,39 @@ internal static class BlockingStack
             }
         }
 
-        if (dispatch < 0)
-        {
-            return new Reading(false, null, null);
-        }
+        return dispatch < 0 ? new Reading(false, null, null) : ReadWork(frames, dispatch, "(the pool's own work)");
+    }
 
-        // The outermost wait frame inside the work item: Task.Wait rather than the event it waits on.
+    /// <summary>
+    /// Reads <paramref name="frames"/> (innermost first) of a process's main thread while the app starts: the whole
+    /// stack is the startup's work, and a wait in it is blocked startup, except where the main thread only waits for
+    /// the app to run (<see cref="IsRunningAppWait"/>).
+    /// </summary>
+    public static Reading ReadMainThread(IReadOnlyList<string> frames)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        var reading = ReadWork(frames, frames.Count, "(the entry point)");
+        return reading.IsBlocked && IsRunningAppWait(reading.Caller!) ? new Reading(true, null, null) : reading;
+    }
+
+    /// <summary>
+    /// True when a main thread's wait, called from <paramref name="caller"/>, is the app running rather than its start
+    /// blocked: the host's <c>Run</c> or <c>WaitForShutdown</c>, which hold the main thread until the app is stopped,
+    /// or the entry point an <c>async Main</c> compiles to (<c>Program.&lt;Main&gt;</c>), which only waits for the
+    /// real <c>Main</c>'s task. Code that blocks inside either runs above them, or on a pool thread after an await,
+    /// and is read there.
+    /// </summary>
+    public static bool IsRunningAppWait(string caller)
+    {
+        ArgumentNullException.ThrowIfNull(caller);
+        return caller.StartsWith(HostLifetimeWaits, StringComparison.Ordinal) || caller.EndsWith(".<Main>", StringComparison.Ordinal);
+    }
+
+    // The outermost wait frame below frames[end]: Task.Wait rather than the event it waits on, and the caller below it.
+    private static Reading ReadWork(IReadOnlyList<string> frames, int end, string unnamedCaller)
+    {
         var wait = -1;
-        for (var i = 0; i < dispatch; i++)
+        for (var i = 0; i < end; i++)
         {
             if (IsWait(frames[i]))
             {
@@ -92,13 +120,11 @@ internal static class BlockingStack
             }
         }
 
-        if (wait < 0)
-        {
-            return new Reading(true, null, null);
-        }
-
-        return new Reading(true, Short(frames[wait]), CallerOf(frames, wait + 1, dispatch) ?? "(the pool's own work)");
+        return wait < 0
+            ? new Reading(true, null, null)
+            : new Reading(true, Short(frames[wait]), CallerOf(frames, wait + 1, end) ?? unnamedCaller);
     }
+
 
     /// <summary>
     /// The first frame of <paramref name="frames"/> (innermost first) outside the threading library and the async
@@ -121,6 +147,12 @@ internal static class BlockingStack
 
     private static bool IsWait(string frame)
     {
+        // SemaphoreSlim.WaitAsync and its Core start like SemaphoreSlim.Wait, and return the thread instead of holding it.
+        if (Short(frame).Contains("Async", StringComparison.Ordinal))
+        {
+            return false;
+        }
+
         foreach (var wait in Waits)
         {
             if (frame.StartsWith(wait, StringComparison.Ordinal))

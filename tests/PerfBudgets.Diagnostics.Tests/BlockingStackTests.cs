@@ -8,11 +8,16 @@ namespace PerfBudgets.Diagnostics.Tests;
 public sealed class BlockingStackTests
 {
     private static readonly string Vectors = Path.Combine(AppContext.BaseDirectory, "TestVectors", "blocking-stacks.txt");
+    private static readonly string MainThreadVectors = Path.Combine(AppContext.BaseDirectory, "TestVectors", "main-thread-stacks.txt");
 
-    public static TheoryData<string, string[]> Stacks()
+    public static TheoryData<string, string[]> Stacks() => Data(Vectors);
+
+    public static TheoryData<string, string[]> MainThreadStacks() => Data(MainThreadVectors);
+
+    private static TheoryData<string, string[]> Data(string vectors)
     {
         var data = new TheoryData<string, string[]>();
-        foreach (var (expected, frames) in Read())
+        foreach (var (expected, frames) in Read(vectors))
         {
             data.Add(expected, frames);
         }
@@ -20,12 +25,12 @@ public sealed class BlockingStackTests
         return data;
     }
 
-    private static List<(string Expected, string[] Frames)> Read()
+    private static List<(string Expected, string[] Frames)> Read(string vectors)
     {
         var data = new List<(string, string[])>();
         string? expected = null;
         var frames = new List<string>();
-        foreach (var line in File.ReadLines(Vectors).Append("== end"))
+        foreach (var line in File.ReadLines(vectors).Append("== end"))
         {
             if (line.StartsWith("== ", StringComparison.Ordinal))
             {
@@ -50,21 +55,27 @@ public sealed class BlockingStackTests
     [MemberData(nameof(Stacks))]
     public void A_sampled_stack_reads_as_its_vector_says(string expected, string[] frames)
     {
-        var reading = BlockingStack.Read(frames);
-
-        var actual = reading switch
-        {
-            { InWorkItem: false } => "idle",
-            { IsBlocked: false } => "running",
-            _ => $"blocked {reading.Wait} | {reading.Caller}",
-        };
-        actual.Should().Be(expected, string.Join(Environment.NewLine, frames));
+        Describe(BlockingStack.Read(frames)).Should().Be(expected, string.Join(Environment.NewLine, frames));
     }
+
+    [Theory]
+    [MemberData(nameof(MainThreadStacks))]
+    public void A_main_thread_stack_at_startup_reads_as_its_vector_says(string expected, string[] frames)
+    {
+        Describe(BlockingStack.ReadMainThread(frames)).Should().Be(expected, string.Join(Environment.NewLine, frames));
+    }
+
+    private static string Describe(BlockingStack.Reading reading) => reading switch
+    {
+        { InWorkItem: false } => "idle",
+        { IsBlocked: false } => "running",
+        _ => $"blocked {reading.Wait} | {reading.Caller}",
+    };
 
     [Fact]
     public void The_vectors_cover_every_reading()
     {
-        var expectations = Read().Select(row => row.Expected).ToList();
+        var expectations = Read(Vectors).Select(row => row.Expected).ToList();
 
         expectations.Should().Contain("idle").And.Contain("running");
         expectations.Count(e => e.StartsWith("blocked ", StringComparison.Ordinal)).Should().BeGreaterThanOrEqualTo(4);

@@ -52,8 +52,18 @@ public static class StartupMeter
     /// that answer and the CPU time the process had spent by then (all its threads; waiting for a core is not in it).
     /// </summary>
     /// <exception cref="TimeoutException">No 2xx answer within <paramref name="timeout"/>, or the process exited first.</exception>
+    public static Task<StartupTime> TimeToFirstSuccessAsync(HttpClient client, Func<int, (ProcessStartInfo Start, string Path)> launch,
+        TimeSpan timeout, CancellationToken cancellationToken) =>
+        TimeToFirstSuccessAsync(client, launch, timeout, attach: null, cancellationToken);
+
+    /// <summary>
+    /// As <see cref="TimeToFirstSuccessAsync(HttpClient, Func{int, ValueTuple{ProcessStartInfo, string}}, TimeSpan, CancellationToken)"/>,
+    /// with an observer attached to the process as soon as it has started (a diagnostics session, say); what
+    /// <paramref name="attach"/> returns is disposed after the first 2xx answer and before the process is stopped.
+    /// </summary>
+    /// <exception cref="TimeoutException">No 2xx answer within <paramref name="timeout"/>, or the process exited first.</exception>
     public static async Task<StartupTime> TimeToFirstSuccessAsync(HttpClient client, Func<int, (ProcessStartInfo Start, string Path)> launch,
-        TimeSpan timeout, CancellationToken cancellationToken)
+        TimeSpan timeout, Func<Process, CancellationToken, Task<IAsyncDisposable>>? attach, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(client);
         ArgumentNullException.ThrowIfNull(launch);
@@ -65,6 +75,7 @@ public static class StartupMeter
         try
         {
             var cpu = CpuClock.ForProcess(process.Id);
+            await using var observer = attach is null ? null : await attach(process, cancellationToken).ConfigureAwait(false);
             if (start.RedirectStandardOutput)
             {
                 process.OutputDataReceived += (_, _) => { };
