@@ -147,7 +147,8 @@ breaks=(
   "Growth|Text.Add.Growth|TextStats.Tests|CountedBudgetTests"
   "Server_Allocation|Greeting.Endpoint.ServerBytesPerRequest|GreetingService.Tests|Server_bytes"
   "Server_Instructions|Greeting.Endpoint.ServerInstructions|GreetingService.Tests|Server_instructions"
-  "Blocking|Greeting.Endpoint.BlockedMsPerRequest|GreetingService.Tests|blocking"
+  "Blocking|Greeting.Endpoint.BlockedMsPerRequest|GreetingService.Tests|No_blocking_or_lock|Thread.Sleep"
+  "Startup_Blocking|Greeting.Startup.BlockedMs|GreetingService.Tests|before_the_first_response|Task.Wait"
 )
 for entry in "${breaks[@]}"; do
   IFS='|' read -r name budget project filter names <<<"$entry"

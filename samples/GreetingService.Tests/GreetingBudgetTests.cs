@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Net;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -118,6 +119,17 @@ public sealed class GreetingBudgetTests
         using var probe = new HttpKeepAliveProbe(service.EndPoint, Path);
         var cost = RequestCostMeter.Measure("GET /greet/Ada", service.ProcessId, () => Assert.Equal(200, probe.Send()), warmUp: 300, requests: 500);
         BudgetGate.Default.Check("Greeting.Endpoint.P99CpuMsPerRequest", cost.P99Milliseconds, cost.ToString());
+    }
+
+    [Fact]
+    public async Task No_blocking_before_the_first_response()
+    {
+        // The service launched as it ships, recorded from its first instruction to its first 2xx.
+        var service = System.IO.Path.Combine(AppContext.BaseDirectory, "GreetingService.dll");
+        var startup = await BlockingMeter.MeasureStartupAsync(
+            port => (new ProcessStartInfo("dotnet", [service, "--urls", $"http://127.0.0.1:{port}"]), "/greet/Ada"),
+            TimeSpan.FromSeconds(60), TestContext.Current.CancellationToken);
+        BudgetGate.Default.Check("Greeting.Startup.BlockedMs", startup.BlockedMilliseconds, startup.Describe("first response"));
     }
 
     [Fact]

@@ -9,6 +9,10 @@ public static class GreetingApp
     /// <summary>Builds the app with its endpoints; <c>Program</c> runs it, the tests start it in their own process.</summary>
     public static WebApplication Build(string[] args)
     {
+#if BREAK_STARTUP_BLOCKING
+        // A settings service read synchronously before the app is built.
+        Task.Delay(300).Wait();
+#endif
         var builder = WebApplication.CreateSlimBuilder(args);
         var app = builder.Build();
         app.MapGet("/greet/{name}", (string name) =>
