@@ -40,6 +40,13 @@ public sealed record BlockingMeasurement(
     IReadOnlyList<BlockingSite> Sites,
     IReadOnlyList<(string Caller, int Count)> ContentionSites)
 {
+    /// <summary>
+    /// Bytes the process allocated while recorded, from the runtime's AllocationTick events (one each time a thread
+    /// has allocated about 100 KB, with the amount since its last), so low by less than 100 KB per allocating thread;
+    /// null where the recording did not ask for them (<see cref="BlockingMeter.MeasureAsync"/> does not).
+    /// </summary>
+    public long? AllocatedBytes { get; init; }
+
     /// <summary>Blocked thread-milliseconds per operation; with no operation completed, the whole blocked time.</summary>
     public double BlockedMillisecondsPerOperation => BlockedMilliseconds / Math.Max(1, Operations);
 
@@ -50,7 +57,7 @@ public sealed record BlockingMeasurement(
     public string Describe(string operation, int sites = 3)
     {
         var text = string.Create(CultureInfo.InvariantCulture,
-            $"{Operations:N0} {operation}s in {Window.TotalSeconds:N1} s; blocked {BlockedMilliseconds:N1} thread-ms ({BlockedSamples} of {Samples} work-item samples), {Contentions:N0} lock contentions");
+            $"{Operations:N0} {(Operations == 1 ? operation : operation + "s")} in {Window.TotalSeconds:N1} s; blocked {BlockedMilliseconds:N1} thread-ms ({BlockedSamples} of {Samples} work-item samples), {Contentions:N0} lock contentions");
         if (Sites.Count > 0)
         {
             text += "; blocked at: " + string.Join(", ", Sites.Take(sites));

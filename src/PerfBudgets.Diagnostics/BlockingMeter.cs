@@ -37,6 +37,7 @@ public static class BlockingMeter
     private const string RuntimeProvider = "Microsoft-Windows-DotNETRuntime";
     private const long ContentionKeyword = 0x4000;
     private const long JitLoaderNGenKeywords = 0x10 | 0x8 | 0x20;
+    private const long GcKeyword = 0x1;
     private const int ExternalCodeSample = 1;
 
     /// <summary>
@@ -62,7 +63,8 @@ public static class BlockingMeter
     /// managed instruction to its first 2xx answer on the path <paramref name="launch"/> names, and reads what its
     /// startup waited on: its main thread (the entry point, <c>Program.cs</c>, the host's start) and pool threads inside
     /// work items, as <see cref="MeasureAsync"/> reads them. The main thread's wait in the host's <c>Run</c> once the
-    /// app has started is not blocking. The measurement counts one operation, the first response.
+    /// app has started is not blocking. The measurement counts one operation, the first response, and holds the bytes
+    /// the app had allocated by then (<see cref="BlockingMeasurement.AllocatedBytes"/>).
     /// </summary>
     /// <param name="launch">The start of the app, on a free loopback port it is given, and the path it must answer 2xx.</param>
     /// <param name="timeout">How long the launch may take to connect and to answer.</param>
@@ -73,7 +75,7 @@ public static class BlockingMeter
         TimeSpan timeout, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(launch);
-        var providers = Providers();
+        var providers = Providers(allocations: true);
         var portFolder = Directory.CreateTempSubdirectory("perfbudgets-port-");
         var port = Path.Combine(portFolder.FullName, "startup.sock");
         Task<DiagnosticsClientConnector>? connecting = null;
@@ -126,10 +128,14 @@ public static class BlockingMeter
         }
     }
 
-    private static EventPipeProvider[] Providers() =>
+    // With allocations, the GC keyword at the verbose level adds an AllocationTick event each time a thread has
+    // allocated about 100 KB.
+    private static EventPipeProvider[] Providers(bool allocations = false) =>
     [
         new EventPipeProvider(SampleProfilerProvider, EventLevel.Informational),
-        new EventPipeProvider(RuntimeProvider, EventLevel.Informational, ContentionKeyword | JitLoaderNGenKeywords),
+        allocations
+            ? new EventPipeProvider(RuntimeProvider, EventLevel.Verbose, ContentionKeyword | JitLoaderNGenKeywords | GcKeyword)
+            : new EventPipeProvider(RuntimeProvider, EventLevel.Informational, ContentionKeyword | JitLoaderNGenKeywords),
     ];
 
     // The thread reader gets the sample's OS thread id and its frames, innermost first.
@@ -141,6 +147,7 @@ public static class BlockingMeter
         var gaps = new List<double>();
         double blockedMs = 0;
         long contentions = 0;
+        long? allocated = null;
         int samples = 0, blockedSamples = 0;
         var firstSampleOfThread = new List<(string Caller, string Wait)>();
         foreach (var e in log.Events)
@@ -184,6 +191,11 @@ public static class BlockingMeter
                     firstSampleOfThread.Add(key);
                 }
             }
+            else if (e.ProviderName == RuntimeProvider && e.EventName.StartsWith("GC/AllocationTick", StringComparison.Ordinal)
+                && e.PayloadByName("AllocationAmount64") is { } amount)
+            {
+                allocated = (allocated ?? 0) + Convert.ToInt64(amount, System.Globalization.CultureInfo.InvariantCulture);
+            }
             else if (e.ProviderName == RuntimeProvider && e.EventName.StartsWith("Contention/Start", StringComparison.Ordinal))
             {
                 var frames = Frames(e.CallStack());
@@ -219,7 +231,7 @@ public static class BlockingMeter
             samples,
             blockedSamples,
             [.. sites.OrderByDescending(s => s.Value.Ms).Select(s => new BlockingSite(s.Key.Caller, s.Key.Wait, s.Value.Ms, s.Value.Samples))],
-            [.. contentionSites.OrderByDescending(s => s.Value).Select(s => (s.Key, s.Value))]);
+            [.. contentionSites.OrderByDescending(s => s.Value).Select(s => (s.Key, s.Value))]) { AllocatedBytes = allocated };
     }
 
     // The ThreadSample payload is one 32-bit sample type: 1 = outside managed code (waiting, in the kernel, in native
