@@ -11,7 +11,12 @@ namespace PerfBudgets.Measuring;
 /// The file format is Callgrind's documented one: <c>events:</c> names the columns, <c>fn=</c> starts a function
 /// (names are compressed as <c>(id) name</c> the first time and <c>(id)</c> after), a line of numbers is a cost (a
 /// position, then the events, missing ones 0), and the one cost line after <c>calls=</c> is the inclusive cost of that
-/// call, which belongs to the callee and is left out of the caller's exclusive count.
+/// call, which belongs to the callee and is left out of the caller's exclusive count. Dumped with
+/// <c>--dump-instr=yes --compress-pos=no</c> (<c>positions: instr</c>), a cost line starts with its instruction's
+/// address, and the cost of code without a symbol (JIT-compiled code, runtime stubs) is kept by that address rather
+/// than by its function: Callgrind names such code after the block a call entered, so a method reached through a
+/// stub's jump (a precode, which every call of a not-yet-patched method goes through) is counted under the stub. By
+/// address, the perf map names the method whose code ran.
 /// </remarks>
 internal sealed class CallgrindProfile
 {
@@ -95,6 +100,7 @@ internal sealed class CallgrindProfile
         var irColumn = -1;
         var sysColumn = -1;
         var skipNextCost = false;
+        var byAddress = false;
         foreach (var line in File.ReadLines(path))
         {
             if (line.Length == 0 || line[0] == '#')
@@ -115,7 +121,8 @@ internal sealed class CallgrindProfile
                     var cost = costs[irColumn];
                     if (cost != 0)
                     {
-                        functions[function] = functions.GetValueOrDefault(function) + cost;
+                        var key = byAddress && function.StartsWith("0x", StringComparison.Ordinal) ? AddressName(line) ?? function : function;
+                        functions[key] = functions.GetValueOrDefault(key) + cost;
                     }
 
                     var calls = sysColumn < 0 ? 0 : costs[sysColumn];
@@ -149,6 +156,10 @@ internal sealed class CallgrindProfile
             else if (line.StartsWith("calls=", StringComparison.Ordinal))
             {
                 skipNextCost = true;
+            }
+            else if (line.StartsWith("positions:", StringComparison.Ordinal))
+            {
+                byAddress = line[10..].Trim() == "instr";
             }
             else if (line.StartsWith("events:", StringComparison.Ordinal))
             {
@@ -213,6 +224,21 @@ internal sealed class CallgrindProfile
                 start = i + 1;
             }
         }
+    }
+
+    // The instruction address a cost line starts with, as Callgrind names code without a symbol ("0x" and 16 hex
+    // digits); null when the position is not an absolute address (a compressed one, which the start never asks for).
+    private static string? AddressName(string line)
+    {
+        var end = line.IndexOf(' ', StringComparison.Ordinal);
+        var position = end < 0 ? line.AsSpan() : line.AsSpan(0, end);
+        if (!position.StartsWith("0x", StringComparison.Ordinal)
+            || !ulong.TryParse(position[2..], NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var address))
+        {
+            return null;
+        }
+
+        return string.Create(CultureInfo.InvariantCulture, $"0x{address:x16}");
     }
 
     // "(12) name" defines id 12, "(12)" refers to it, and a plain "name" is used as it is. A "'2" suffix (a recursion

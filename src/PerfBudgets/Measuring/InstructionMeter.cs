@@ -127,7 +127,7 @@ public static partial class InstructionMeter
     /// The start of a process under Callgrind, with address randomization off and <see cref="DeterministicEnvironment"/>
     /// and the pinned instruction sets (<see cref="CountedIsa.Environment"/>) set. Profiles go to <paramref name="outputDirectory"/>: a dump as <c>callgrind.out.PID.N</c> (<c>.N-TT</c> per thread), which is what the meter reads; the file of the final dump at exit (<c>callgrind.out.PID</c>) holds nothing counted.
     /// </summary>
-    internal static ProcessStartInfo StartInfo(Valgrind valgrind, string outputDirectory, IReadOnlyList<string> command, bool cacheSimulation, bool separateThreads, bool countFromStart)
+    internal static ProcessStartInfo StartInfo(Valgrind valgrind, string outputDirectory, IReadOnlyList<string> command, bool cacheSimulation, bool separateThreads, bool countFromStart, bool instrumentFromStart = false)
     {
         var setarch = File.Exists("/usr/bin/setarch") ? "/usr/bin/setarch" : null;
         var start = new ProcessStartInfo(setarch ?? valgrind.Path!)
@@ -144,9 +144,10 @@ public static partial class InstructionMeter
 
         foreach (var argument in new[]
         {
-            "--tool=callgrind", "--instr-atstart=no", countFromStart ? "--collect-atstart=yes" : "--collect-atstart=no",
+            "--tool=callgrind", instrumentFromStart ? "--instr-atstart=yes" : "--instr-atstart=no", countFromStart ? "--collect-atstart=yes" : "--collect-atstart=no",
             "--smc-check=all", "--collect-systime=nsec", separateThreads ? "--separate-threads=yes" : "--separate-threads=no",
             "--dump-line=no", cacheSimulation ? "--cache-sim=yes" : "--cache-sim=no",
+            instrumentFromStart ? "--dump-instr=yes" : "--dump-instr=no", instrumentFromStart ? "--compress-pos=no" : "--compress-pos=yes",
             $"--callgrind-out-file={Path.Combine(outputDirectory, "callgrind.out.%p")}",
         })
         {

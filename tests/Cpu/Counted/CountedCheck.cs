@@ -44,6 +44,22 @@ internal static class CountedCheck
         await SuiteGate.Current.CheckCountConfirmedAsync(budgetName, counts[workload], () => runs.ConfirmServerAsync(workload), $"{describe}; {CountedRuns.ServerSettingsNote}");
     }
 
+    /// <summary>A budget on the app's start, counted from its first instruction to its first answer.</summary>
+    public static async Task StartupAsync(CountedRuns runs, string budgetName, string describe)
+    {
+        if (NotMeasured(runs, budgetName))
+        {
+            return;
+        }
+
+        var measurement = await runs.Startup;
+        var gate = SuiteGate.Current;
+        // The system calls of a start are reported, not gated: they read the machine (its cgroup files, CPU topology,
+        // mounts), so their count is the machine's as much as the app's.
+        gate.Observe("Startup.FirstResponse.Syscalls", measurement.SystemCallsPerOperation, "syscalls", $"{describe}, not gated: a start's system calls depend on the machine's files");
+        await gate.CheckCountConfirmedAsync(budgetName, measurement, runs.ConfirmStartupAsync, $"{describe}; {CountedRuns.StartupSettingsNote}");
+    }
+
     /// <summary>A budget on the file copy, counted on every thread of its host; the host's check of the work must have passed.</summary>
     public static async Task FileCopyAsync(CountedRuns runs, string budgetName, string describe)
     {

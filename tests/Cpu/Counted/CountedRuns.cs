@@ -28,6 +28,7 @@ public sealed class CountedRuns : IAsyncLifetime
     private Task<CallgrindRun>? _inProcess;
     private Task<IReadOnlyDictionary<string, InstructionMeasurement>>? _server;
     private Task<(InstructionMeasurement Measurement, string Check)>? _fileCopy;
+    private Task<InstructionMeasurement>? _startup;
 
     /// <summary>Why nothing can be counted on this machine (no Valgrind, not Linux x86-64), or null when it can.</summary>
     public string? UnavailableReason { get; } = InstructionMeter.UnavailableReason;
@@ -40,6 +41,12 @@ public sealed class CountedRuns : IAsyncLifetime
 
     /// <summary>How the counted server's settings differ from what ships, and why (<see cref="AppProcess.SettingsNote"/>), once it has started.</summary>
     public static string? ServerSettingsNote { get; private set; }
+
+    /// <summary>
+    /// The app's start counted from its first instruction to its first answer, on a server of its own started beside
+    /// the two other runs.
+    /// </summary>
+    public Task<InstructionMeasurement> Startup => _startup ?? throw new InvalidOperationException(UnavailableReason);
 
     /// <summary>
     /// The file copy counted on every thread of the host (its reads and writes run on pool threads), once both other
@@ -55,10 +62,12 @@ public sealed class CountedRuns : IAsyncLifetime
             var host = Path.Combine(AppContext.BaseDirectory, "Cpu.Workloads.dll");
             _inProcess = Task.Run(() => InstructionMeter.RunProcess(host, [], Timeout, cacheSimulation: true));
             _server = Task.Run(() => CountServerAsync(only: null));
+            // Beside both: three Valgrind processes on two cores take less time in all than the start after either.
+            _startup = Task.Run(CountStartupAsync);
             // After both runs, not beside either: the server must answer each warm-up request (JIT-heavy, under
             // Valgrind) in time, and on a loaded machine one more Valgrind process beside it is a risk
             // the ~12 s this run takes does not justify.
-            _fileCopy = Task.WhenAll(_inProcess, _server).ContinueWith(_ => CountFileCopy(host), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
+            _fileCopy = Task.WhenAll(_inProcess, _server, _startup).ContinueWith(_ => CountFileCopy(host), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
         }
 
         return ValueTask.CompletedTask;
@@ -87,7 +96,7 @@ public sealed class CountedRuns : IAsyncLifetime
     // Waits until no Callgrind run is still going (whatever their outcome).
     private async Task WhenIdleAsync()
     {
-        foreach (var run in new Task?[] { _inProcess, _server, _fileCopy })
+        foreach (var run in new Task?[] { _inProcess, _server, _startup, _fileCopy })
         {
             if (run is not null)
             {
@@ -168,6 +177,28 @@ public sealed class CountedRuns : IAsyncLifetime
         CountGrowthWorkloads(book, callgrind, app, counts, only);
         return counts;
     }
+
+    /// <summary>Counts the app's start again, on a server of its own (see <see cref="ConfirmInProcessAsync"/>).</summary>
+    public Task<InstructionMeasurement> ConfirmStartupAsync() =>
+        _confirmations.GetOrAdd("startup", _ => new Lazy<Task<InstructionMeasurement>>(() => Task.Run(CountStartupAsync))).Value;
+
+    // The app under Callgrind from its first instruction (the dotnet host, the runtime's start, every method compiled,
+    // Program.cs, the host's start) to its first answer: GET /api/employees?count=9 on a fresh connection, the request
+    // the timed startup budget waits for, whose compilation of the request pipeline is part of every deployment's
+    // first answer. With the counted server's settings (SteadyServerEnvironment, no echo service).
+    private static async Task<InstructionMeasurement> CountStartupAsync()
+    {
+        using var callgrind = new CallgrindServer(countStartup: true);
+        using var app = await AppProcess.StartAsync(TimeSpan.FromMinutes(5), CancellationToken.None, underCallgrind: callgrind,
+            environment: CallgrindServer.SteadyServerEnvironment);
+        StartupSettingsNote = app.SettingsNote;
+        using var probe = new HttpKeepAliveProbe(app.EndPoint, "/api/employees?count=9") { Timeout = ServerProbeTimeout };
+        Expect(probe.Send(), 200);
+        return callgrind.MeasureStartup(app.ProcessId, "Startup.FirstResponse");
+    }
+
+    /// <summary>How the counted start's settings differ from what ships, and why, once it has started.</summary>
+    public static string? StartupSettingsNote { get; private set; }
 
     // The host serves the copy; every copy is counted on all threads, each started once the host has gone quiet.
     private static (InstructionMeasurement Measurement, string Check) CountFileCopy(string host)

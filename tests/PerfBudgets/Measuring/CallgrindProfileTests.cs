@@ -93,6 +93,29 @@ public sealed class CallgrindProfileTests : IDisposable
     }
 
     [Fact]
+    public void Dumped_by_instruction_the_cost_of_code_without_a_symbol_is_kept_by_address()
+    {
+        var profile = CallgrindProfile.Read(Path.Combine(AppContext.BaseDirectory, "TestVectors", "callgrind.out.instr"));
+        Directory.CreateDirectory(_folder.Path);
+        var mapPath = Path.Combine(_folder.Path, "perf-2.map");
+        File.WriteAllText(mapPath, """
+            0x50020000 10000 stub ReportStubBlock<MethodCallThunk>
+            0x50030000 100 instance void [App] Program+<<Main>$>d__0::MoveNext()[Optimized]
+            """);
+        var map = PerfMap.Read(mapPath);
+
+        var byMethod = profile.ExclusiveInstructions.GroupBy(f => map.Resolve(f.Key)).ToDictionary(g => g.Key!, g => g.Sum(f => f.Value));
+
+        byMethod.Should().BeEquivalentTo(new Dictionary<string, long>
+        {
+            ["stub ReportStubBlock<MethodCallThunk>"] = 100,
+            ["Program+<<Main>$>d__0::MoveNext"] = 1400,
+            ["memcpy"] = 200,
+        }, "the call's inclusive cost belongs to the callee, and the method's own lines to the method, not the stub it was entered through");
+        profile.Instructions.Should().Be(1700);
+    }
+
+    [Fact]
     public void Client_requests_are_no_ops_outside_Valgrind()
     {
         CallgrindRequests.IsRunningOnValgrind.Should().BeFalse();
