@@ -33,12 +33,18 @@ public sealed class KestrelApp : IDisposable
     /// <summary>Starts the app; <paramref name="settings"/> override configuration keys (e.g. <c>DelayApi:MaxDelayMilliseconds</c>).</summary>
     public static KestrelApp Start(IReadOnlyDictionary<string, string?>? settings = null)
     {
+#if !NET10_0_OR_GREATER
+        // WebApplicationFactory.UseKestrel is new in .NET 10; on an older runtime (the three-runtime comparison) the
+        // suites that host the app in process on a socket do not run.
+        throw new PlatformNotSupportedException($"The app on a real socket in this process needs .NET 10 (WebApplicationFactory.UseKestrel); this is .NET {Environment.Version}.");
+#else
         var factory = AppFactory.Create(settings);
         factory.UseKestrel(options => options.Listen(IPAddress.Loopback, 0));
         factory.StartServer();
         var addresses = factory.Services.GetRequiredService<IServer>().Features.GetRequiredFeature<IServerAddressesFeature>().Addresses;
         var address = addresses.Single();
         return new KestrelApp(factory, new Uri(address.EndsWith('/') ? address : address + "/"));
+#endif
     }
 
     /// <inheritdoc />
