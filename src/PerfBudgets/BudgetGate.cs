@@ -51,7 +51,7 @@ public sealed class BudgetGate
     public static BudgetGate Create(BudgetGateOptions options)
     {
         Validated(options);
-        var book = BudgetBook.Load(BudgetBook.Locate(options.BudgetsFile), options.Profile);
+        var book = BudgetBook.Load(BudgetBook.Locate(options.BudgetsFile), options.Profile, options.TargetFramework);
         return new BudgetGate(options, book, new ResultStore(options.ResultsDirectory ?? ResultStore.DefaultDirectory(book.FilePath)));
     }
 
