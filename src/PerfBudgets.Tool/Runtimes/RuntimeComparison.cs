@@ -151,12 +151,14 @@ internal sealed class RuntimeComparison
 
     private static string Short(string framework) => framework.StartsWith("net", StringComparison.OrdinalIgnoreCase) ? framework[3..].TrimEnd('0').TrimEnd('.') : framework;
 
-    // A figure as a multiple of the newest runtime's: 1.1x is 10% more on the older runtime.
+    // A figure as a multiple of the newest runtime's: 1.1x is 10% more on the older runtime. A negative figure (a
+    // difference of two) has no ratio that reads.
     internal static string Ratio(double? figure, double? newest) => (figure, newest) switch
     {
         (null, _) or (_, null) => "—",
         (0, 0) => "=",
         (_, 0) => "(0 on newest)",
+        ({ } f, { } n) when f < 0 || n < 0 => "—",
         ({ } f, { } n) => string.Create(CultureInfo.InvariantCulture, $"{f / n:0.000}x"),
     };
 
