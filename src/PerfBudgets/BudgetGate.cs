@@ -259,7 +259,7 @@ public sealed class BudgetGate
         if (!budget.IsMet(measured))
         {
             var changes = new List<string>();
-            if (_recordedMethods.Value.GetValueOrDefault(budget.Name) is { } recorded && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFile.FileName})") is { } sinceRecording)
+            if (_recordedMethods.Value.GetValueOrDefault(budget.RecordedMethodsKey) is { } recorded && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFile.FileName})") is { } sinceRecording)
             {
                 changes.Add(sinceRecording);
             }

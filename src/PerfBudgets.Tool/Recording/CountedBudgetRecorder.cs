@@ -32,7 +32,8 @@ internal static class CountedBudgetRecorder
     /// <param name="targetFramework">
     /// Null to record the budgets' own fields; a target framework (<c>net8.0</c>) to record into each budget's
     /// <c>runtimes</c> entry for it instead (its <c>recorded</c>, <c>limit</c> and <c>recordedOn</c>, the margin the
-    /// budget's own unless the entry has one), leaving the budget's own recording and its breakdown as they were.
+    /// budget's own unless the entry has one) and its breakdown under <c>NAME (FRAMEWORK)</c>, leaving the budget's own
+    /// recording and breakdown as they were.
     /// </param>
     public static IReadOnlyList<string> Record(string budgetsPath, IReadOnlyList<string> resultsPaths, string runtimeVersion, string valgrindVersion, string? targetFramework = null)
     {
@@ -85,16 +86,15 @@ internal static class CountedBudgetRecorder
 
             target["recordedOn"] = new JsonObject { ["runtime"] = runtimeVersion, ["valgrind"] = valgrindVersion };
             Reorder(budget);
-            // The breakdown file holds each budget's own recording's; a runtime's entry is compared in its own runs.
-            var moved = targetFramework is null && breakdowns.GetValueOrDefault(name) is { } oldBreakdown && result.Attribution is { Entries.Count: > 0 } newBreakdown
+            // A runtime's entry keeps its breakdown under NAME (FRAMEWORK), beside the budget's own (Budget.RecordedMethodsKey).
+            name = targetFramework is null ? name : $"{name} ({targetFramework})";
+            var moved = breakdowns.GetValueOrDefault(name) is { } oldBreakdown && result.Attribution is { Entries.Count: > 0 } newBreakdown
                 ? MovedMost(oldBreakdown, newBreakdown.Entries)
                 : null;
-            if (targetFramework is null && result.Attribution is { Entries.Count: > 0 } attribution)
+            if (result.Attribution is { Entries.Count: > 0 } attribution)
             {
                 breakdowns[name] = attribution.Entries;
             }
-
-            name = targetFramework is null ? name : $"{name} ({targetFramework})";
 
             var change = double.IsNaN(oldRecorded) || oldRecorded == 0 ? "new" : Figures.Percent((recorded / oldRecorded - 1) * 100, signed: true, decimals: 2);
             var spread = measured.Count == 1 ? string.Empty
