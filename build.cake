@@ -299,6 +299,19 @@ Task("Baseline")
     FailIfAnySuiteFailed();
 });
 
+Task("Runtimes")
+    .Description("The counted and allocation suites (tests/Cpu, tests/Alloc) on .NET 8, 9 and 10, each on its pinned patch (perfbudgets runtimes: built for the three with -p:PerfBudgetsRuntimes, each framework's test assembly run on its counted runtime, results in artifacts/runtimes/FRAMEWORK), then docs/runtimes-8-9-10.md rewritten from them: each budget's figure per runtime, its ratio to .NET 10, the methods whose counts moved most. --no-run compares the last run's results again. Not in Default or CI.")
+    .IsDependentOn("Build")
+    .Does(() =>
+{
+    var command = new ProcessArgumentBuilder().Append("runtimes").Append("--output").AppendQuoted(MakeAbsolute(Directory("./artifacts/runtimes")).FullPath)
+        .Append("--report").AppendQuoted(MakeAbsolute(File("./docs/runtimes-8-9-10.md")).FullPath);
+    foreach (var suite in new[] { "Cpu", "Alloc" }) command.Append("--project").AppendQuoted(MakeAbsolute(File($"./tests/{suite}/{suite}.csproj")).FullPath);
+    if (HasArgument("no-run")) command.Append("--no-run");
+    // Each run fails the budgets recorded on .NET 10 alone; the tool exits 0 and the comparison holds every figure.
+    RunTool(configuration, command, PerfEnvironment(null));
+});
+
 // Sends the last run's results.json to a results server with HEAD's commit and parents and the branch checked out.
 void UploadRun(string server, string project, string tokenFile)
 {

@@ -20,6 +20,7 @@ internal static class Program
             BaselineCommand.Create(),
             ChangesCommand.Create(),
             SummaryCommand.Create(),
+            RuntimesCommand.Create(),
         };
         return root.Parse(args).InvokeAsync();
     }

@@ -17,7 +17,8 @@ internal static partial class RecordCommand
     {
         var budgets = new Argument<string>("BUDGETS_JSON") { Description = "The budgets.json to rewrite." };
         var results = new Argument<string[]>("RESULTS_JSON") { Description = "The results.json of one run or more.", Arity = ArgumentArity.OneOrMore };
-        var command = new Command("record", "Re-records the counted budgets from the results of one run or more, printing old → new.") { budgets, results };
+        var framework = new Option<string?>("--framework") { Description = "Record into each budget's limit for this target framework (its \"runtimes\" entry, e.g. net8.0) instead of its own." };
+        var command = new Command("record", "Re-records the counted budgets from the results of one run or more, printing old → new.") { budgets, results, framework };
         command.SetAction(parseResult => CommandAction.Run(() =>
         {
             var budgetsPath = parseResult.GetValue(budgets)!;
@@ -37,7 +38,7 @@ internal static partial class RecordCommand
             // The counted processes may run on a pinned runtime (CountedRuntime) other than this tool's: the counts name
             // theirs, and that is the one recorded.
             var runtime = CountedRuntimeOf(resultsPaths) ?? InstructionMeter.RuntimeVersion;
-            foreach (var line in CountedBudgetRecorder.Record(budgetsPath, resultsPaths, runtime, valgrind.Version!))
+            foreach (var line in CountedBudgetRecorder.Record(budgetsPath, resultsPaths, runtime, valgrind.Version!, parseResult.GetValue(framework)))
             {
                 Console.WriteLine(line);
             }

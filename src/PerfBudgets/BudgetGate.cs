@@ -51,7 +51,7 @@ public sealed class BudgetGate
     public static BudgetGate Create(BudgetGateOptions options)
     {
         Validated(options);
-        var book = BudgetBook.Load(BudgetBook.Locate(options.BudgetsFile), options.Profile);
+        var book = BudgetBook.Load(BudgetBook.Locate(options.BudgetsFile), options.Profile, options.TargetFramework);
         return new BudgetGate(options, book, new ResultStore(options.ResultsDirectory ?? ResultStore.DefaultDirectory(book.FilePath)));
     }
 
@@ -259,7 +259,7 @@ public sealed class BudgetGate
         if (!budget.IsMet(measured))
         {
             var changes = new List<string>();
-            if (_recordedMethods.Value.GetValueOrDefault(budget.Name) is { } recorded && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFile.FileName})") is { } sinceRecording)
+            if (_recordedMethods.Value.GetValueOrDefault(budget.RecordedMethodsKey) is { } recorded && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFile.FileName})") is { } sinceRecording)
             {
                 changes.Add(sinceRecording);
             }

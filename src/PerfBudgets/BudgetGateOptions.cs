@@ -15,6 +15,13 @@ public sealed record BudgetGateOptions
     /// <summary>The profile the limits and run sizes are resolved for.</summary>
     public string Profile { get; init; } = HarnessEnvironment.DefaultProfile;
 
+    /// <summary>
+    /// The target framework whose limits apply, e.g. <c>net8.0</c>: a budget with an entry for it in its <c>runtimes</c>
+    /// object takes that entry's limit (and recording); null, or a framework a budget has no entry for, takes the
+    /// budget's own. By default the one the running program (the test assembly) was built for.
+    /// </summary>
+    public string? TargetFramework { get; init; } = HarnessEnvironment.BuiltTargetFramework(AppContext.TargetFrameworkName);
+
     /// <summary>Where results go; null puts them in <c>artifacts/budgets</c> beside the budget file.</summary>
     public string? ResultsDirectory { get; init; }
 
@@ -92,7 +99,7 @@ public sealed record BudgetGateOptions
 
     /// <summary>
     /// The options the environment asks for (<see cref="HarnessEnvironment.Variables"/> lists every variable):
-    /// <c>PERF_BUDGETS_FILE</c>, <c>PERF_PROFILE</c>, <c>PERF_ARTIFACTS_DIR</c>, <c>PERF_BASELINE</c>,
+    /// <c>PERF_BUDGETS_FILE</c>, <c>PERF_PROFILE</c>, <c>PERF_TARGET_FRAMEWORK</c>, <c>PERF_ARTIFACTS_DIR</c>, <c>PERF_BASELINE</c>,
     /// <c>PERF_BASELINE_STRICT</c>, <c>PERF_RECORDING_STRICT</c>, <c>PERF_DIAGNOSE</c>, <c>CI</c>, <c>PERF_INSTRUCTIONS</c>,
     /// <c>PERF_RUN_ID</c>, <c>PERF_COMMIT</c> (else <c>GITHUB_SHA</c>) and <c>GITHUB_STEP_SUMMARY</c>. The only place the
     /// gate's settings are read from the environment; nothing a gate uses reads it again.
@@ -101,6 +108,7 @@ public sealed record BudgetGateOptions
     {
         BudgetsFile = HarnessEnvironment.BudgetsFile,
         Profile = HarnessEnvironment.Profile,
+        TargetFramework = HarnessEnvironment.TargetFramework,
         ResultsDirectory = HarnessEnvironment.ResultsDirectory,
         BaselineFile = HarnessEnvironment.Baseline,
         BaselineStrict = HarnessEnvironment.BaselineStrict,

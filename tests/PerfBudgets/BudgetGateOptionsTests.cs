@@ -16,6 +16,7 @@ public sealed class BudgetGateOptionsTests
         HarnessEnvironment.BaselineVariable, HarnessEnvironment.BaselineStrictVariable, HarnessEnvironment.DiagnoseVariable,
         HarnessEnvironment.CiVariable, HarnessEnvironment.InstructionsVariable, HarnessEnvironment.RecordingStrictVariable,
         HarnessEnvironment.RunIdVariable, HarnessEnvironment.CommitVariable, HarnessEnvironment.GitHubShaVariable, HarnessEnvironment.StepSummaryVariable,
+        HarnessEnvironment.TargetFrameworkVariable,
     ];
 
     [Fact]
@@ -35,6 +36,7 @@ public sealed class BudgetGateOptionsTests
             [HarnessEnvironment.RunIdVariable] = "run-7",
             [HarnessEnvironment.GitHubShaVariable] = "0123abc",
             [HarnessEnvironment.StepSummaryVariable] = "/gh/summary.md",
+            [HarnessEnvironment.TargetFrameworkVariable] = "net8.0",
         }, BudgetGateOptions.FromEnvironment);
 
         options.Should().BeEquivalentTo(new BudgetGateOptions
@@ -51,6 +53,7 @@ public sealed class BudgetGateOptionsTests
             RunId = "run-7",
             Commit = "0123abc",
             StepSummaryFile = "/gh/summary.md",
+            TargetFramework = "net8.0",
         });
     }
 
@@ -116,6 +119,7 @@ public sealed class BudgetGateOptionsTests
 
         options.Should().Be(new BudgetGateOptions());
         (options.Profile, options.IsCi, options.RequireOptimizedBuild, options.Warnings).Should().Be(("ci", false, true, StandardErrorWarnings.Instance));
+        options.TargetFramework.Should().Be("net10.0", "the limits are the ones for the framework the test assembly was built for");
     }
 
     [Fact]

@@ -15,7 +15,11 @@ public static class AppFactory
     /// suites pass none.
     /// </summary>
     public static WebApplicationFactory<Program> Create(IReadOnlyDictionary<string, string?>? settings = null) =>
-        new WebApplicationFactory<Program>().WithWebHostBuilder(builder =>
+        Configure(new WebApplicationFactory<Program>(), settings);
+
+    /// <summary><paramref name="factory"/> set up as <see cref="Create"/> sets up its own.</summary>
+    public static WebApplicationFactory<Program> Configure(WebApplicationFactory<Program> factory, IReadOnlyDictionary<string, string?>? settings = null) =>
+        factory.WithWebHostBuilder(builder =>
         {
             // As it ships: its appsettings.json (logging included) in the Production environment, where
             // WebApplicationFactory would pick Development (and with it the service provider's scope validation).

@@ -29,7 +29,13 @@ internal static class CountedBudgetRecorder
     /// <param name="runtimeVersion">The runtime the run used.</param>
     /// <param name="valgrindVersion">The Valgrind the run used.</param>
     /// <exception cref="BudgetFileException">The results hold no counted budget of the file, or one failed to measure.</exception>
-    public static IReadOnlyList<string> Record(string budgetsPath, IReadOnlyList<string> resultsPaths, string runtimeVersion, string valgrindVersion)
+    /// <param name="targetFramework">
+    /// Null to record the budgets' own fields; a target framework (<c>net8.0</c>) to record into each budget's
+    /// <c>runtimes</c> entry for it instead (its <c>recorded</c>, <c>limit</c> and <c>recordedOn</c>, the margin the
+    /// budget's own unless the entry has one) and its breakdown under <c>NAME (FRAMEWORK)</c>, leaving the budget's own
+    /// recording and breakdown as they were.
+    /// </param>
+    public static IReadOnlyList<string> Record(string budgetsPath, IReadOnlyList<string> resultsPaths, string runtimeVersion, string valgrindVersion, string? targetFramework = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(budgetsPath);
         ArgumentNullException.ThrowIfNull(resultsPaths);
@@ -66,15 +72,22 @@ internal static class CountedBudgetRecorder
             var median = BudgetBook.Median(measured.Select(r => r.Measured));
             var result = measured.MinBy(r => Math.Abs(r.Measured - median))!;
 
-            var margin = budget["margin"]?.GetValue<double>() ?? 0.01;
-            var oldRecorded = budget["recorded"]?.GetValue<double>() ?? double.NaN;
-            var oldLimit = budget["limit"]?.GetValue<double>() ?? double.NaN;
+            var target = targetFramework is null ? budget : RuntimeEntry(budget, targetFramework);
+            var margin = target["margin"]?.GetValue<double>() ?? budget["margin"]?.GetValue<double>() ?? 0.01;
+            var oldRecorded = target["recorded"]?.GetValue<double>() ?? double.NaN;
+            var oldLimit = target["limit"]?.GetValue<double>() ?? double.NaN;
             var (recorded, limit) = BudgetBook.CountedRecording(kind, measured.Select(r => r.Measured).ToList(), margin);
-            budget["recorded"] = recorded;
-            budget["limit"] = limit;
-            budget["margin"] = margin;
-            budget["recordedOn"] = new JsonObject { ["runtime"] = runtimeVersion, ["valgrind"] = valgrindVersion };
+            target["limit"] = limit;
+            target["recorded"] = recorded;
+            if (targetFramework is null)
+            {
+                budget["margin"] = margin;
+            }
+
+            target["recordedOn"] = new JsonObject { ["runtime"] = runtimeVersion, ["valgrind"] = valgrindVersion };
             Reorder(budget);
+            // A runtime's entry keeps its breakdown under NAME (FRAMEWORK), beside the budget's own (Budget.RecordedMethodsKey).
+            name = targetFramework is null ? name : $"{name} ({targetFramework})";
             var moved = breakdowns.GetValueOrDefault(name) is { } oldBreakdown && result.Attribution is { Entries.Count: > 0 } newBreakdown
                 ? MovedMost(oldBreakdown, newBreakdown.Entries)
                 : null;
@@ -86,8 +99,10 @@ internal static class CountedBudgetRecorder
             var change = double.IsNaN(oldRecorded) || oldRecorded == 0 ? "new" : Figures.Percent((recorded / oldRecorded - 1) * 100, signed: true, decimals: 2);
             var spread = measured.Count == 1 ? string.Empty
                 : string.Create(CultureInfo.InvariantCulture, $"; median of {measured.Count} runs, {Figures.Format(measured.Min(r => r.Measured))} to {Figures.Format(measured.Max(r => r.Measured))}");
-            lines.Add(string.Create(CultureInfo.InvariantCulture,
-                $"{name}: recorded {Figures.Format(oldRecorded)} → {Figures.Format(recorded)} ({change}), limit {Figures.Format(oldLimit)} → {Figures.Format(limit)}{spread}"));
+            lines.Add(double.IsNaN(oldRecorded)
+                ? $"{name}: recorded {Figures.Format(recorded)} (new), limit {Figures.Format(limit)}{spread}"
+                : string.Create(CultureInfo.InvariantCulture,
+                    $"{name}: recorded {Figures.Format(oldRecorded)} → {Figures.Format(recorded)} ({change}), limit {Figures.Format(oldLimit)} → {Figures.Format(limit)}{spread}"));
             if (moved is not null)
             {
                 lines.Add($"  moved most: {moved}");
@@ -115,6 +130,24 @@ internal static class CountedBudgetRecorder
             .Select(m => $"{m.Method} {(m.New >= m.Old ? "+" : "-")}{Figures.Format(Math.Abs(m.New - m.Old))} ({Figures.Format(m.Old)} → {Figures.Format(m.New)})")
             .ToList();
         return moves.Count == 0 ? null : string.Join(", ", moves);
+    }
+
+    // The budget's "runtimes" entry for a target framework, made when there is none.
+    private static JsonObject RuntimeEntry(JsonObject budget, string targetFramework)
+    {
+        if (budget["runtimes"] is not JsonObject runtimes)
+        {
+            runtimes = [];
+            budget["runtimes"] = runtimes;
+        }
+
+        if (runtimes[targetFramework] is not JsonObject entry)
+        {
+            entry = [];
+            runtimes[targetFramework] = entry;
+        }
+
+        return entry;
     }
 
     private static string MethodsPath(string budgetsPath) =>

@@ -39,6 +39,19 @@ public sealed record Budget(
     /// <summary>For a counted budget: the runtime and Valgrind versions it was recorded with (<c>recordedOn</c>).</summary>
     public RecordedVersions? RecordedOn { get; init; }
 
+    /// <summary>
+    /// The target framework whose <c>runtimes</c> entry gave this budget its limit (e.g. <c>net8.0</c>), or null when the
+    /// budget's own fields apply.
+    /// </summary>
+    public string? TargetFramework { get; init; }
+
+    /// <summary>
+    /// The budget's key in <c>budgets.methods.json</c>: its name, or <c>NAME (net8.0)</c> for the breakdown recorded
+    /// with a runtimes entry (<c>perfbudgets record --framework</c>), so a failure on one runtime is compared with that
+    /// runtime's recording.
+    /// </summary>
+    internal string RecordedMethodsKey => TargetFramework is null ? Name : $"{Name} ({TargetFramework})";
+
     /// <summary>True when <paramref name="measured"/> is within the limit.</summary>
     public bool IsMet(double measured) => Kind.IsMet(measured, Limit);
 }

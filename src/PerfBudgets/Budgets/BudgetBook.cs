@@ -24,12 +24,20 @@ namespace PerfBudgets.Budgets;
 ///   ]
 /// }
 /// </code>
-/// A profile override replaces the limit (or value) for that profile only. <c>noise</c> (per kind, optional per budget)
+/// A budget may also carry a limit per target framework, for a test project built for several runtimes:
+/// <code>
+///     { "name": "Sockets.SaeaLoop.Instructions", "kind": "instructions-max", "limit": 3293, …,
+///       "runtimes": { "net8.0": { "limit": 3330, "recorded": 3297, "recordedOn": { "runtime": "8.0.34", "valgrind": "3.19.0" } } } }
+/// </code>
+/// The book is loaded for one target framework (<see cref="BudgetGateOptions.TargetFramework"/>, by default the one the
+/// test assembly was built for): a budget's entry for it replaces the fields it names (<c>limit</c>, <c>profiles</c>,
+/// <c>recorded</c>, <c>margin</c>, <c>recordedOn</c>, <c>noise</c>, <c>noiseAbsolute</c>), and a budget without one keeps
+/// its own. A profile override replaces the limit (or value) for that profile only. <c>noise</c> (per kind, optional per budget)
 /// and <c>noiseAbsolute</c> (optional per kind and per budget, in the budget's unit) are the run-to-run spread a
 /// comparison with a baseline tolerates (<see cref="NoiseThreshold(string)"/>); a budget's own <c>noiseAbsolute</c>
 /// overrides its kind's, and without either it is 0. Every error names the file and the entry.
 /// </remarks>
-public sealed class BudgetBook
+public sealed partial class BudgetBook
 {
     /// <summary>The file name searched for upwards from the application's base directory.</summary>
     public const string FileName = "budgets.json";
@@ -141,7 +149,13 @@ public sealed class BudgetBook
     }
 
     /// <summary>Loads <paramref name="path"/> and resolves every limit for <paramref name="profile"/>.</summary>
-    public static BudgetBook Load(string path, string profile)
+    public static BudgetBook Load(string path, string profile) => Load(path, profile, targetFramework: null);
+
+    /// <summary>
+    /// Loads <paramref name="path"/> and resolves every limit for <paramref name="profile"/> and
+    /// <paramref name="targetFramework"/> (a budget's <c>runtimes</c> entry for it, e.g. <c>net8.0</c>; null for none).
+    /// </summary>
+    public static BudgetBook Load(string path, string profile, string? targetFramework)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(path);
         ArgumentException.ThrowIfNullOrWhiteSpace(profile);
@@ -155,11 +169,17 @@ public sealed class BudgetBook
             throw new BudgetFileException($"Cannot read budget file '{path}': {e.Message}", e);
         }
 
-        return Parse(text, path, profile);
+        return Parse(text, path, profile, targetFramework);
     }
 
     /// <summary>Parses budget file text; <paramref name="sourceName"/> is used in error messages.</summary>
-    public static BudgetBook Parse(string json, string sourceName, string profile)
+    public static BudgetBook Parse(string json, string sourceName, string profile) => Parse(json, sourceName, profile, targetFramework: null);
+
+    /// <summary>
+    /// Parses budget file text for <paramref name="profile"/> and <paramref name="targetFramework"/> (null for none);
+    /// <paramref name="sourceName"/> is used in error messages.
+    /// </summary>
+    public static BudgetBook Parse(string json, string sourceName, string profile, string? targetFramework)
     {
         JsonDocument document;
         try
@@ -188,10 +208,16 @@ public sealed class BudgetBook
             // Read first: a budget without its own absolute floor takes its kind's.
             var kindNoiseAbsolute = ReadNoise(root, sourceName, "noiseAbsolute");
             var budgets = new Dictionary<string, Budget>(StringComparer.Ordinal);
-            foreach (var entry in ReadArray(root, "budgets", sourceName))
+            foreach (var fileEntry in ReadArray(root, "budgets", sourceName))
             {
-                var name = RequiredString(entry, "name", sourceName, "budget");
+                var name = RequiredString(fileEntry, "name", sourceName, "budget");
                 var where = $"{sourceName}: budget '{name}'";
+                var (entry, runtimeOverride) = ForTargetFramework(fileEntry, targetFramework, where);
+                if (runtimeOverride)
+                {
+                    where = $"{where} ({targetFramework})";
+                }
+
                 var kindName = RequiredString(entry, "kind", sourceName, where);
                 if (!BudgetKind.TryParse(kindName, out var kind))
                 {
@@ -203,7 +229,12 @@ public sealed class BudgetBook
                 var description = entry.TryGetProperty("description", out var d) && d.ValueKind == JsonValueKind.String ? d.GetString()! : string.Empty;
                 var noise = OptionalNonNegative(entry, "noise", where);
                 var noiseAbsolute = OptionalNonNegative(entry, "noiseAbsolute", where) ?? kindNoiseAbsolute.GetValueOrDefault(kind.Name);
-                var budget = new Budget(name, kind, limit, unit, profile, description) { Noise = noise, NoiseAbsolute = noiseAbsolute };
+                var budget = new Budget(name, kind, limit, unit, profile, description)
+                {
+                    Noise = noise,
+                    NoiseAbsolute = noiseAbsolute,
+                    TargetFramework = runtimeOverride ? targetFramework : null,
+                };
                 if (kind.IsCounted)
                 {
                     budget = ReadRecording(entry, budget, where);
@@ -231,6 +262,70 @@ public sealed class BudgetBook
             return new BudgetBook(sourceName, profile, budgets, parameters, ReadNoise(root, sourceName, "noise"), kindNoiseAbsolute);
         }
     }
+
+    // The fields a budget's runtimes entry may replace.
+    private static readonly HashSet<string> RuntimeFields = new(StringComparer.Ordinal) { "limit", "profiles", "recorded", "margin", "recordedOn", "noise", "noiseAbsolute" };
+
+    // The budget entry as it applies to targetFramework: its "runtimes" entry for that framework laid over it, and
+    // whether there was one. Every entry of "runtimes" is checked, not only the active one, so a typo fails on every
+    // runtime.
+    private static (JsonElement Entry, bool Overridden) ForTargetFramework(JsonElement entry, string? targetFramework, string where)
+    {
+        if (!entry.TryGetProperty("runtimes", out var runtimes))
+        {
+            return (entry, false);
+        }
+
+        if (runtimes.ValueKind != JsonValueKind.Object)
+        {
+            throw new BudgetFileException($"{where}: 'runtimes' must be an object of target framework (e.g. \"net8.0\") to the fields that differ there.");
+        }
+
+        JsonElement? active = null;
+        foreach (var runtime in runtimes.EnumerateObject())
+        {
+            if (!TargetFrameworkName().IsMatch(runtime.Name))
+            {
+                throw new BudgetFileException($"{where}: 'runtimes' entry '{runtime.Name}' is not a target framework such as net8.0 or net10.0.");
+            }
+
+            if (runtime.Value.ValueKind != JsonValueKind.Object)
+            {
+                throw new BudgetFileException($"{where}: 'runtimes' entry '{runtime.Name}' must be an object, e.g. {{ \"limit\": 3330 }}.");
+            }
+
+            foreach (var field in runtime.Value.EnumerateObject())
+            {
+                if (!RuntimeFields.Contains(field.Name))
+                {
+                    throw new BudgetFileException($"{where}: 'runtimes' entry '{runtime.Name}' sets '{field.Name}'; a runtime may set only {string.Join(", ", RuntimeFields.Order(StringComparer.Ordinal))}.");
+                }
+            }
+
+            if (string.Equals(runtime.Name, targetFramework, StringComparison.OrdinalIgnoreCase))
+            {
+                active = runtime.Value;
+            }
+        }
+
+        if (active is not { } fields)
+        {
+            return (entry, false);
+        }
+
+        var merged = System.Text.Json.Nodes.JsonNode.Parse(entry.GetRawText())!.AsObject();
+        merged.Remove("runtimes");
+        foreach (var field in fields.EnumerateObject())
+        {
+            merged[field.Name] = System.Text.Json.Nodes.JsonNode.Parse(field.Value.GetRawText());
+        }
+
+        using var document = JsonDocument.Parse(merged.ToJsonString());
+        return (document.RootElement.Clone(), true);
+    }
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"^net[0-9]+\.[0-9]+$")]
+    private static partial System.Text.RegularExpressions.Regex TargetFrameworkName();
 
     // A counted budget carries how its limit came about: the recorded count, the margin above it, and the versions it
     // was recorded with; the limit must be what the two give, so a hand-edited limit cannot drift from its recording.

@@ -52,6 +52,12 @@ internal static class HarnessEnvironment
     /// <summary><c>GITHUB_STEP_SUMMARY</c>: a file each test process appends its summary table to as it exits.</summary>
     public const string StepSummaryVariable = "GITHUB_STEP_SUMMARY";
 
+    /// <summary>
+    /// <c>PERF_TARGET_FRAMEWORK</c>: the target framework whose limits apply (a budget's <c>runtimes</c> entry), instead
+    /// of the one the running program was built for.
+    /// </summary>
+    public const string TargetFrameworkVariable = "PERF_TARGET_FRAMEWORK";
+
     /// <summary><c>PERF_MEASUREMENT_LOCK</c>: the machine-wide lock file that keeps suites from measuring at once.</summary>
     public const string MeasurementLockVariable = "PERF_MEASUREMENT_LOCK";
 
@@ -76,6 +82,7 @@ internal static class HarnessEnvironment
         (DiagnoseVariable, "always: diagnose passing budgets too, recording a breakdown for later comparisons"),
         (InstructionsVariable, "off: the counted budgets are turned off on purpose (not measured, even under CI)"),
         (CiVariable, "true: a budget that cannot be measured fails instead of being skipped"),
+        (TargetFrameworkVariable, "the target framework whose limits apply (a budget's runtimes entry), e.g. net8.0 (default: the one the test assembly was built for)"),
         (RunIdVariable, "the run id written to history.jsonl (Cake sets one per invocation)"),
         (CommitVariable, "the commit written to history.jsonl (else GITHUB_SHA)"),
         (GitHubShaVariable, "the commit written to history.jsonl when PERF_COMMIT is not set (GitHub Actions sets it)"),
@@ -111,6 +118,19 @@ internal static class HarnessEnvironment
 
     /// <summary>True when <see cref="CiVariable"/> is <c>true</c>.</summary>
     public static bool IsCi => Is(CiVariable, "true");
+
+    /// <summary>
+    /// The target framework named by <see cref="TargetFrameworkVariable"/>, else the one the running program was built
+    /// for (<c>net8.0</c> from <c>.NETCoreApp,Version=v8.0</c>), or null when neither is known.
+    /// </summary>
+    public static string? TargetFramework => Read(TargetFrameworkVariable) ?? BuiltTargetFramework(AppContext.TargetFrameworkName);
+
+    /// <summary>The short name of a .NET target framework's full name: <c>net8.0</c> for <c>.NETCoreApp,Version=v8.0</c>; null for another.</summary>
+    internal static string? BuiltTargetFramework(string? frameworkName)
+    {
+        const string prefix = ".NETCoreApp,Version=v";
+        return frameworkName is not null && frameworkName.StartsWith(prefix, StringComparison.Ordinal) ? "net" + frameworkName[prefix.Length..] : null;
+    }
 
     /// <summary>The run id named by <see cref="RunIdVariable"/>, or null.</summary>
     public static string? RunId => Read(RunIdVariable);

@@ -34,6 +34,9 @@ public sealed class CountedRuntime
     /// <summary>The version of <c>Microsoft.NETCore.App</c> the counted processes run on, e.g. <c>10.0.12</c>.</summary>
     public string Version { get; }
 
+    /// <summary>The major version of <see cref="Version"/> (8 for <c>8.0.34</c>); 0 when the version does not parse.</summary>
+    internal int Major => int.TryParse(Version.Split('.')[0], System.Globalization.CultureInfo.InvariantCulture, out var major) ? major : 0;
+
     /// <summary>The private dotnet root, or null when the counted processes run on the machine's runtime.</summary>
     public string? Root { get; }
 

@@ -174,6 +174,14 @@ public static partial class InstructionMeter
             start.Environment[name] = value;
         }
 
+        if (CountedRuntime.Current.Major is > 0 and < 10)
+        {
+            // The GC of .NET 8 and 9 reserves 256 GiB of address space for its regions as it starts, which a process
+            // under Valgrind cannot get ("GC heap initialization failed with error 0x8007000E"); .NET 10 starts within
+            // what it can. 4 GiB is far beyond any counted process's heap, and the .NET 10 counts stay as recorded.
+            start.Environment["DOTNET_GCRegionRange"] = "0x100000000";
+        }
+
         return start;
     }
 

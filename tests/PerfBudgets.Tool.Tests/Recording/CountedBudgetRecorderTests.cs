@@ -44,6 +44,25 @@ public sealed class CountedBudgetRecorderTests : IDisposable
     }
 
     [Fact]
+    public void Recorded_for_a_framework_the_counts_go_to_its_runtimes_entry_and_the_budgets_own_stay()
+    {
+        var budgetsPath = _budgets.WriteBudgetFile();
+        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), _budgets.Store(), new BudgetGateOptions { RequireOptimizedBuild = false });
+        gate.Invoking(g => g.CheckCount("Demo.Instructions", Measured(110_000, 200, "3.19.0", ("Demo::Hot", 1100)))).Should().Throw<BudgetExceededException>();
+
+        var lines = CountedBudgetRecorder.Record(budgetsPath, [Path.Combine(_budgets.Folder, "results.json")], "8.0.34", "3.19.0", targetFramework: "net8.0");
+
+        lines.Should().StartWith(["Demo.Instructions (net8.0): recorded 1,100 (new), limit 1,111"]);
+        BudgetBook.Load(budgetsPath, "ci", "net8.0").Get("Demo.Instructions")
+            .Should().Match<Budget>(b => b.Recorded == 1100 && b.Limit == 1111 && b.RecordedOn!.Runtime == "8.0.34" && b.TargetFramework == "net8.0");
+        BudgetBook.Load(budgetsPath, "ci", "net10.0").Get("Demo.Instructions")
+            .Should().Match<Budget>(b => b.Recorded == 1000 && b.Limit == 1010 && b.TargetFramework == null);
+        var breakdowns = RecordedMethodsFile.Read(Path.Combine(_budgets.Folder, RecordedMethodsFile.FileName));
+        breakdowns.Should().NotContainKey("Demo.Instructions", "a runtime's entry leaves the budget's own breakdown alone");
+        breakdowns["Demo.Instructions (net8.0)"].Should().ContainSingle().Which.Name.Should().Be("Demo::Hot");
+    }
+
+    [Fact]
     public void A_re_recording_names_the_methods_that_moved_most()
     {
         var budgetsPath = _budgets.WriteBudgetFile();

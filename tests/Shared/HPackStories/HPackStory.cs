@@ -75,7 +75,12 @@ internal sealed class HPackStory
 
                 if (c.Wire != null)
                 {
+#if NET9_0_OR_GREATER
                     writer.WriteString("wire", Convert.ToHexStringLower(c.Wire));
+#else
+                    // Convert.ToHexStringLower is new in .NET 9.
+                    writer.WriteString("wire", Convert.ToHexString(c.Wire).ToLowerInvariant());
+#endif
                 }
 
                 writer.WriteStartArray("headers");

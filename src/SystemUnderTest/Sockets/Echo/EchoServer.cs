@@ -16,7 +16,12 @@ internal sealed partial class EchoServer : IAsyncDisposable
     private readonly ILogger _logger;
     private readonly Socket _listener;
     private readonly Dictionary<EchoConnection, Task> _connections = [];
+#if NET9_0_OR_GREATER
     private readonly Lock _gate = new();
+#else
+    // System.Threading.Lock is new in .NET 9; `lock` on a plain object is the same monitor it replaced.
+    private readonly object _gate = new();
+#endif
     private Task _acceptLoop = Task.CompletedTask;
     private bool _stopping;
 
