@@ -114,21 +114,10 @@ internal static class CountedBudgetRecorder
         return lines;
     }
 
-    // The methods (or system-call sites) whose share of the count moved most between two breakdowns, largest change
-    // first: what a reviewer of a re-recording (a runtime upgrade, say) reads to see where the counts moved. Null when
-    // nothing moved by a whole unit per operation.
+    // Where the counts moved between two breakdowns (a runtime upgrade, say); null when nothing moved by a whole unit.
     private static string? MovedMost(IReadOnlyList<AttributionEntry> before, IReadOnlyList<AttributionEntry> after, int count = 3)
     {
-        var old = before.GroupBy(e => e.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Sum(e => e.Value), StringComparer.Ordinal);
-        var now = after.GroupBy(e => e.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Sum(e => e.Value), StringComparer.Ordinal);
-        var moves = old.Keys.Union(now.Keys)
-            .Select(method => (Method: method, Old: old.GetValueOrDefault(method), New: now.GetValueOrDefault(method)))
-            .Where(m => Math.Abs(m.New - m.Old) >= 1)
-            .OrderByDescending(m => Math.Abs(m.New - m.Old))
-            .ThenBy(m => m.Method, StringComparer.Ordinal)
-            .Take(count)
-            .Select(m => $"{m.Method} {(m.New >= m.Old ? "+" : "-")}{Figures.Format(Math.Abs(m.New - m.Old))} ({Figures.Format(m.Old)} → {Figures.Format(m.New)})")
-            .ToList();
+        var moves = MethodMoves.Largest(before, after, count, name => name, name => name, minus: "-");
         return moves.Count == 0 ? null : string.Join(", ", moves);
     }
 

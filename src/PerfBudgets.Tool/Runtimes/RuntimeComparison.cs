@@ -3,6 +3,7 @@ using System.Text;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Tool.Recording;
 
 namespace PerfBudgets.Tool.Runtimes;
 
@@ -172,16 +173,7 @@ internal sealed class RuntimeComparison
             return null;
         }
 
-        var oldByMethod = old.Entries.GroupBy(e => MethodKey(e.Name), StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Sum(e => e.Value), StringComparer.Ordinal);
-        var newByMethod = now.Entries.GroupBy(e => MethodKey(e.Name), StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Sum(e => e.Value), StringComparer.Ordinal);
-        var moves = oldByMethod.Keys.Union(newByMethod.Keys)
-            .Select(method => (Method: method, Old: oldByMethod.GetValueOrDefault(method), New: newByMethod.GetValueOrDefault(method)))
-            .Where(m => Math.Abs(m.New - m.Old) >= 1)
-            .OrderByDescending(m => Math.Abs(m.New - m.Old))
-            .ThenBy(m => m.Method, StringComparer.Ordinal)
-            .Take(count)
-            .Select(m => $"{(m.Method == RuntimeCode ? m.Method : Code(m.Method))} {(m.New >= m.Old ? "+" : "−")}{Figures.Format(Math.Abs(m.New - m.Old))} ({Figures.Format(m.Old)} → {Figures.Format(m.New)})")
-            .ToList();
+        var moves = MethodMoves.Largest(old.Entries, now.Entries, count, MethodKey, method => method == RuntimeCode ? method : Code(method), minus: "−");
         return moves.Count == 0 ? null : string.Join("; ", moves);
     }
 }
