@@ -22,6 +22,8 @@ internal static class AllocationSites
     private const long JitLoaderNGenKeywords = 0x10 | 0x8 | 0x20;
     private const int AllocationSampledId = 303;
     private static readonly string[] FrameworkPrefixes = ["System.", "Microsoft.", "netstandard", "Internal.", "Interop"];
+    private static readonly HashSet<string> OwnTypes = typeof(AllocationSites).Assembly.GetTypes()
+        .Select(t => t.FullName!.Split('+')[0]).ToHashSet(StringComparer.Ordinal);
 
     /// <summary>Runs <paramref name="runOperations"/> in growing batches for <paramref name="duration"/> and returns the allocating methods, most bytes first.</summary>
     public static IReadOnlyList<MethodAllocation> Record(Func<long, bool> countThread, Action<int> runOperations, TimeSpan duration)
@@ -51,6 +53,12 @@ internal static class AllocationSites
 
             var size = ObjectSize(e);
             var method = AllocatingMethod(e.CallStack());
+            if (IsOwn(method))
+            {
+                // The recorder's own work on the measuring thread (stopping the session), not the operation's.
+                continue;
+            }
+
             var (bytes, samples) = byMethod.GetValueOrDefault(method);
             byMethod[method] = (bytes + AllocationProfiler.Upscale(size), samples + 1);
         }
@@ -80,6 +88,13 @@ internal static class AllocationSites
 
         at += 2 + 4 + e.PointerSize;
         return at + 8 <= data.Length ? BitConverter.ToUInt64(data, at) : 0;
+    }
+
+    // A method of this assembly's types ("Namespace.Type+Nested.Method").
+    private static bool IsOwn(string method)
+    {
+        var dot = method.LastIndexOf('.');
+        return dot > 0 && OwnTypes.Contains(method[..dot].Split('+')[0]);
     }
 
     private static string AllocatingMethod(TraceCallStack? stack)
