@@ -106,8 +106,17 @@ public static class BlockingMeter
                         throw new TimeoutException($"{process.StartInfo.FileName} did not connect to the diagnostic port {port} within {timeout.TotalSeconds} s of its start: is it a .NET app, started directly?");
                     }
 
-                    recording = EventPipeRecording.Start(connector.Instance, providers);
-                    connector.Instance.ResumeRuntime();
+                    try
+                    {
+                        recording = EventPipeRecording.Start(connector.Instance, providers);
+                        connector.Instance.ResumeRuntime();
+                    }
+                    catch
+                    {
+                        await connector.DisposeAsync();
+                        throw;
+                    }
+
                     return new StoppedAtFirstResponse(recording, connector);
                 },
                 cancellationToken);

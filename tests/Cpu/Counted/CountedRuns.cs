@@ -64,9 +64,9 @@ public sealed class CountedRuns : IAsyncLifetime
             _server = Task.Run(() => CountServerAsync(only: null));
             // Beside both: three Valgrind processes on two cores take less time in all than the start after either.
             _startup = Task.Run(CountStartupAsync);
-            // After both runs, not beside either: the server must answer each warm-up request (JIT-heavy, under
-            // Valgrind) in time, and on a loaded machine one more Valgrind process beside it is a risk
-            // the ~12 s this run takes does not justify.
+            // After the other runs, not beside them: the server must answer each warm-up request (JIT-heavy, under
+            // Valgrind) in time, and on a loaded machine a fourth Valgrind process beside it is a risk the ~12 s this
+            // run takes does not justify.
             _fileCopy = Task.WhenAll(_inProcess, _server, _startup).ContinueWith(_ => CountFileCopy(host), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
         }
 
