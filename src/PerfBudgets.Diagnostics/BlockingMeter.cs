@@ -81,6 +81,8 @@ public static class BlockingMeter
         Task<DiagnosticsClientConnector>? connecting = null;
         EventPipeRecording? recording = null;
         var processId = 0;
+        // Ends the listener too when the app never connects (FromDiagnosticPort then gives the server up).
+        using var listening = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         try
         {
             using var client = new HttpClient(new SocketsHttpHandler { PooledConnectionLifetime = TimeSpan.Zero, UseProxy = false }) { Timeout = timeout };
@@ -89,7 +91,7 @@ public static class BlockingMeter
                     var (start, path) = launch(loopbackPort);
                     // The runtime connects to this listener at its start and waits there until told to resume.
                     start.Environment["DOTNET_DiagnosticPorts"] = $"{port},connect,suspend";
-                    connecting = DiagnosticsClientConnector.FromDiagnosticPort($"{port},listen", cancellationToken);
+                    connecting = DiagnosticsClientConnector.FromDiagnosticPort($"{port},listen", listening.Token);
                     return (start, path);
                 },
                 timeout,
@@ -125,6 +127,7 @@ public static class BlockingMeter
         }
         finally
         {
+            await listening.CancelAsync();
             recording?.Dispose();
             try
             {
