@@ -13,7 +13,7 @@ namespace PerfBudgets;
 /// <see cref="BudgetExceededException"/> for a broken budget. Test-framework neutral: any runner reports the exception.
 /// Everything it can be told is in its <see cref="Options"/>.
 /// </summary>
-public sealed class BudgetGate
+public sealed partial class BudgetGate
 {
     private static readonly Lazy<BudgetGate> DefaultGate = new(() => Create(BudgetGateOptions.FromEnvironment()));
 
@@ -384,13 +384,15 @@ public sealed class BudgetGate
         ArgumentException.ThrowIfNullOrWhiteSpace(reason);
         var budget = Book.Get(budgetName);
         var line = $"{budget.Name}: not measured ({reason})";
-        var offOnPurpose = budget.Kind.IsCounted && Options.CountedBudgetsOff;
+        var offOnPurpose = (budget.Kind.IsCounted && Options.CountedBudgetsOff) || (budget.Kind.IsPaired && Options.PairingOff);
         var failed = Options.IsCi && !offOnPurpose;
         var result = new BudgetResult(budget.Name, budget.Kind.Name, double.NaN, budget.Limit, budget.Unit, failed ? BudgetVerdict.Fail : BudgetVerdict.NotMeasured,
             budget.Profile, DateTimeOffset.UtcNow, MachineInfo.Current, reason);
         Record(result);
         var remedy = budget.Kind.IsCounted
             ? $": install what it needs, or set {HarnessEnvironment.InstructionsVariable}=off to turn the counted budgets off on purpose"
+            : budget.Kind.IsPaired
+            ? $": give the run its base commit, or set {HarnessEnvironment.BaseVariable}=none to turn the paired budgets off on purpose"
             : string.Empty;
         throw failed
             ? Failure(budget, double.NaN, FailureCause.NotMeasured, $"{line}; under CI=true an unmeasured budget fails{remedy}")

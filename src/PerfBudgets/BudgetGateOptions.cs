@@ -72,6 +72,9 @@ public sealed record BudgetGateOptions
     /// <summary>When true, the counted budgets were turned off on purpose: not measured, and not a failure even under CI.</summary>
     public bool CountedBudgetsOff { get; init; }
 
+    /// <summary>When true (<c>PERF_BASE=none</c>), the paired budgets were turned off on purpose: not measured, and not a failure even under CI.</summary>
+    public bool PairingOff { get; init; }
+
     /// <summary>
     /// When true (the default), a budget whose kind depends on code generation is refused with
     /// <see cref="Measuring.NonOptimizedBuildException"/> on a Debug build. Only tests of the gate's own arithmetic
@@ -116,6 +119,7 @@ public sealed record BudgetGateOptions
         DiagnoseAlways = HarnessEnvironment.DiagnoseAlways,
         IsCi = HarnessEnvironment.IsCi,
         CountedBudgetsOff = HarnessEnvironment.CountedBudgetsOff,
+        PairingOff = HarnessEnvironment.PairingOff,
         RunId = HarnessEnvironment.RunId,
         Commit = HarnessEnvironment.Commit,
         StepSummaryFile = HarnessEnvironment.StepSummaryFile,

@@ -46,13 +46,15 @@ public sealed partial class AppProcess : IDisposable
     /// <paramref name="environment"/> adds variables to the server's environment (runtime settings);
     /// <paramref name="underCallgrind"/> runs it under Callgrind for the counted budgets. Every setting that differs
     /// from what ships needs a reason in <see cref="Reasons"/> (<see cref="ChangedSettings"/>); <see cref="SettingsNote"/> says them.
+    /// <paramref name="assembly"/> starts another build of the app the same way (the base commit's, for the paired budgets).
     /// </summary>
     internal static async Task<AppProcess> StartAsync(TimeSpan startTimeout, CancellationToken cancellationToken,
-        bool withEchoService = false, IReadOnlyDictionary<string, string>? environment = null, PerfBudgets.Measuring.CallgrindServer? underCallgrind = null)
+        bool withEchoService = false, IReadOnlyDictionary<string, string>? environment = null, PerfBudgets.Measuring.CallgrindServer? underCallgrind = null,
+        string? assembly = null)
     {
         var settings = StartSettings(withEchoService);
         var changed = ChangedSettings(settings, environment);
-        var process = Start(settings.Select(s => $"--{s.Key}={s.Value}"), environment, underCallgrind);
+        var process = Start(settings.Select(s => $"--{s.Key}={s.Value}"), environment, underCallgrind, assembly);
         var listening = new TaskCompletionSource<Uri>(TaskCreationOptions.RunContinuationsAsynchronously);
         var echoListening = new TaskCompletionSource<IPEndPoint?>(TaskCreationOptions.RunContinuationsAsynchronously);
         if (!withEchoService)
@@ -144,8 +146,8 @@ public sealed partial class AppProcess : IDisposable
 
     // The app's built assembly under the dotnet host (or under Callgrind) with its output redirected, and the given
     // variables added to its environment.
-    private static Process Start(IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment, PerfBudgets.Measuring.CallgrindServer? underCallgrind) =>
-        Process.Start(StartInfo(typeof(Program).Assembly.Location, arguments, environment, underCallgrind)) ?? throw new InvalidOperationException("Could not start the system under test.");
+    private static Process Start(IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment, PerfBudgets.Measuring.CallgrindServer? underCallgrind, string? assembly = null) =>
+        Process.Start(StartInfo(assembly ?? typeof(Program).Assembly.Location, arguments, environment, underCallgrind)) ?? throw new InvalidOperationException("Could not start the system under test.");
 
     /// <summary>
     /// The start of the app's server as it ships on 127.0.0.1:<paramref name="port"/>, for timing its start; with

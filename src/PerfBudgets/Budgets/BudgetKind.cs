@@ -103,6 +103,19 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     /// <summary>Bytes the garbage collector has committed from the OS, in a process after its load.</summary>
     public static readonly BudgetKind GcCommittedBytesMax = new("gc-committed-bytes-max", BudgetDirection.AtMost, UnitFamily.Bytes);
 
+    /// <summary>
+    /// A ceiling on head ÷ base of a timed figure (CPU time per request, a p99, a start's time), the change measured
+    /// against its base commit in alternating rounds of the same run (<c>PairedRounds</c>, <c>BaseBuild</c>). Judged on
+    /// the confidence interval's lower end: it fails only when the whole interval lies above the limit.
+    /// </summary>
+    public static readonly BudgetKind VsBaseRatioMax = new("vs-base-ratio-max", BudgetDirection.AtMost, UnitFamily.Ratio, Traits.Paired);
+
+    /// <summary>
+    /// A floor on head ÷ base of a timed figure (a throughput), measured as <see cref="VsBaseRatioMax"/> is; judged on
+    /// the interval's upper end: it fails only when the whole interval lies below the limit.
+    /// </summary>
+    public static readonly BudgetKind VsBaseRatioMin = new("vs-base-ratio-min", BudgetDirection.AtLeast, UnitFamily.Ratio, Traits.Paired);
+
     private readonly Traits _traits;
 
     private BudgetKind(string name, BudgetDirection direction, UnitFamily family, Traits traits = Traits.None)
@@ -130,6 +143,9 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
 
         // A floor set a fixed factor below the slowest run it was proposed from (perfbudgets propose).
         ProposedFloor = 8,
+
+        // Head against base in the same run: judged on a confidence interval, not on one figure.
+        Paired = 16,
     }
 
     /// <summary>The kind's name in <c>budgets.json</c>, e.g. <c>allocated-bytes-per-op</c>.</summary>
@@ -152,6 +168,12 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     /// breaks only these may be repeated. Counts of failures, bytes and collections never are.
     /// </summary>
     public bool IsWallClock => (_traits & Traits.WallClock) != 0;
+
+    /// <summary>
+    /// True for the paired kinds (<see cref="VsBaseRatioMax"/>, <see cref="VsBaseRatioMin"/>): head ÷ base from one run,
+    /// gated with <c>BudgetGate.CheckVsBase</c> on the interval's end nearest to passing.
+    /// </summary>
+    public bool IsPaired => (_traits & Traits.Paired) != 0;
 
     /// <summary>
     /// True for the floors whose limit the floor policy sets a fixed factor below the slowest run

@@ -58,6 +58,12 @@ internal static class HarnessEnvironment
     /// </summary>
     public const string TargetFrameworkVariable = "PERF_TARGET_FRAMEWORK";
 
+    /// <summary>
+    /// <c>PERF_BASE</c>: the commit the paired budgets compare the working tree with (a ref or a hash), or <c>none</c> to
+    /// turn pairing off; by default <c>HEAD</c> when the tree has uncommitted changes, else <c>HEAD</c>'s first parent.
+    /// </summary>
+    public const string BaseVariable = "PERF_BASE";
+
     /// <summary><c>PERF_MEASUREMENT_LOCK</c>: the machine-wide lock file that keeps suites from measuring at once.</summary>
     public const string MeasurementLockVariable = "PERF_MEASUREMENT_LOCK";
 
@@ -83,6 +89,7 @@ internal static class HarnessEnvironment
         (InstructionsVariable, "off: the counted budgets are turned off on purpose (not measured, even under CI)"),
         (CiVariable, "true: a budget that cannot be measured fails instead of being skipped"),
         (TargetFrameworkVariable, "the target framework whose limits apply (a budget's runtimes entry), e.g. net8.0 (default: the one the test assembly was built for)"),
+        (BaseVariable, "the commit the paired (.VsBase) budgets compare with, or none to turn them off (default: HEAD when the tree has uncommitted changes, else HEAD's first parent)"),
         (RunIdVariable, "the run id written to history.jsonl (Cake sets one per invocation)"),
         (CommitVariable, "the commit written to history.jsonl (else GITHUB_SHA)"),
         (GitHubShaVariable, "the commit written to history.jsonl when PERF_COMMIT is not set (GitHub Actions sets it)"),
@@ -131,6 +138,12 @@ internal static class HarnessEnvironment
         const string prefix = ".NETCoreApp,Version=v";
         return frameworkName is not null && frameworkName.StartsWith(prefix, StringComparison.Ordinal) ? "net" + frameworkName[prefix.Length..] : null;
     }
+
+    /// <summary>The base named by <see cref="BaseVariable"/>, or null.</summary>
+    public static string? Base => Read(BaseVariable);
+
+    /// <summary>True when <see cref="BaseVariable"/> is <c>none</c>: the paired budgets are off on purpose.</summary>
+    public static bool PairingOff => Is(BaseVariable, "none");
 
     /// <summary>The run id named by <see cref="RunIdVariable"/>, or null.</summary>
     public static string? RunId => Read(RunIdVariable);

@@ -56,7 +56,7 @@ public static partial class CpuClock
     /// A reader of another process's CPU time. On Linux it reads that process's CPU clock (nanoseconds); elsewhere it
     /// falls back to <see cref="Process.TotalProcessorTime"/> (on Linux /proc would tick only every 10 ms).
     /// </summary>
-    internal static Func<long> ForProcess(int processId)
+    public static Func<long> ForProcess(int processId)
     {
         if (OperatingSystem.IsLinux())
         {

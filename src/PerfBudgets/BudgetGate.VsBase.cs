@@ -1,0 +1,83 @@
+using PerfBudgets.Budgets;
+using PerfBudgets.Measuring;
+using PerfBudgets.Reporting;
+
+namespace PerfBudgets;
+
+public sealed partial class BudgetGate
+{
+    /// <summary>
+    /// Checks a paired budget (<c>vs-base-ratio-max</c>, <c>vs-base-ratio-min</c>) against head ÷ base measured in
+    /// alternating rounds (<see cref="PairedRounds"/>): <see cref="VsBaseCheck"/>, then <see cref="Check"/>.
+    /// </summary>
+    /// <param name="budgetName">A paired budget defined in <c>budgets.json</c>.</param>
+    /// <param name="comparison">Head against base for the budget's figure.</param>
+    /// <exception cref="ArgumentException">The budget is not of a paired kind.</exception>
+    public BudgetResult CheckVsBase(string budgetName, PairedComparison comparison)
+    {
+        var check = VsBaseCheck(budgetName, comparison);
+        return Check(check.BudgetName, check.Measured, check.Detail);
+    }
+
+    /// <summary>
+    /// Measures and checks a paired budget in one call: finds the base commit of the repository that holds the test
+    /// assembly (<see cref="BaseBuild.TryResolve"/>), hands it to <paramref name="measure"/> (which builds what it needs
+    /// at the base and compares, e.g. <see cref="PairedWorkloads.CompareCpuTime(BaseBuild, string, IReadOnlyList{string}, int, PairedRoundsOptions)"/>),
+    /// and gates the comparison (<see cref="CheckVsBase(string, PairedComparison)"/>). Where there is no base (a shallow
+    /// clone, a root commit, no git, <c>PERF_BASE=none</c>) or it does not build, the budget is reported as not measured
+    /// with the reason and the fix (<see cref="NotMeasured"/>), never as passed.
+    /// </summary>
+    /// <param name="budgetName">A paired budget defined in <c>budgets.json</c>.</param>
+    /// <param name="measure">Compares the head with the base it is given.</param>
+    public BudgetResult CheckVsBase(string budgetName, Func<BaseBuild, PairedComparison> measure)
+    {
+        ArgumentNullException.ThrowIfNull(measure);
+        var found = BaseBuild.TryResolve(AppContext.BaseDirectory, out var reason);
+        if (found is null)
+        {
+            NotMeasured(budgetName, reason);
+        }
+
+        PairedComparison comparison;
+        try
+        {
+            comparison = measure(found);
+        }
+        catch (BaseBuildException e)
+        {
+            NotMeasured(budgetName, e.Message);
+            throw;
+        }
+
+        return CheckVsBase(budgetName, comparison.BaseDescription is null ? comparison.WithBase(found.Description) : comparison);
+    }
+
+    /// <summary>
+    /// The check of a paired budget, for <see cref="CheckAll(BudgetCheck[])"/> beside others. The figure gated is the
+    /// interval's end nearest to passing (the lower end for a ceiling, the upper for a floor), so the budget fails only
+    /// when the whole interval lies beyond its limit; the estimate, the interval and both builds' own figures are in
+    /// the detail. Fewer than six usable pairs give no figure, which fails as a run that broke.
+    /// </summary>
+    /// <param name="budgetName">A paired budget defined in <c>budgets.json</c>.</param>
+    /// <param name="comparison">Head against base for the budget's figure.</param>
+    /// <exception cref="ArgumentException">The budget is not of a paired kind.</exception>
+    public BudgetCheck VsBaseCheck(string budgetName, PairedComparison comparison)
+    {
+        ArgumentNullException.ThrowIfNull(comparison);
+        var budget = Book.Get(budgetName);
+        if (!budget.Kind.IsPaired)
+        {
+            throw new ArgumentException($"{budget.Name} is a {budget.Kind} budget: a paired check gates {BudgetKind.VsBaseRatioMax} and {BudgetKind.VsBaseRatioMin}.", nameof(budgetName));
+        }
+
+        if (double.IsNaN(comparison.Ratio))
+        {
+            return new BudgetCheck(budget.Name, double.NaN, $"fewer than {PairedInterval.MinimumPairs} pairs with a positive figure on both sides; {comparison.BaseRounds.Count} pairs ran");
+        }
+
+        var ceiling = budget.Kind.Direction == BudgetDirection.AtMost;
+        var judged = ceiling ? comparison.Lower : comparison.Upper;
+        return new BudgetCheck(budget.Name, judged,
+            $"the interval's {(ceiling ? "lower" : "upper")} end: it fails only when the whole interval is {(ceiling ? "above" : "below")} {Figures.Format(budget.Limit)}; {comparison}");
+    }
+}

@@ -1,0 +1,220 @@
+using System.Diagnostics;
+using PerfBudgets.Budgets;
+
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// The base commit a change is measured against, checked out and built in this run: what the paired budgets
+/// (<c>.VsBase</c>, <see cref="PairedRounds"/>) compare the working tree with. The base is <c>PERF_BASE</c> when set;
+/// else <c>HEAD</c> when the working tree has uncommitted changes (what a developer asks before committing); else
+/// <c>HEAD</c>'s first parent (what CI asks of a merge or a pushed commit).
+/// </summary>
+/// <remarks>
+/// The base's tree is exported with <c>git archive</c> to <c>artifacts/base/COMMIT/tree</c> beside the repository's root
+/// and each project is built once per commit into <c>artifacts/base/COMMIT/bin/PROJECT</c>, Release: a second test
+/// project, or the next run, finds it built. A file lock keeps two processes from building the same commit at once.
+/// </remarks>
+public sealed class BaseBuild
+{
+    private static readonly TimeSpan GitTimeout = TimeSpan.FromSeconds(60);
+
+    private BaseBuild(string repositoryRoot, string commit, string description)
+    {
+        RepositoryRoot = repositoryRoot;
+        Commit = commit;
+        Description = description;
+        Directory = Path.Combine(repositoryRoot, "artifacts", "base", commit[..12]);
+    }
+
+    /// <summary>The root of the repository whose working tree is the head.</summary>
+    public string RepositoryRoot { get; }
+
+    /// <summary>The base commit's full hash.</summary>
+    public string Commit { get; }
+
+    /// <summary>Which commit the base is and why that one, e.g. <c>1a2b3c4d5e6f (HEAD: the working tree has uncommitted changes)</c>.</summary>
+    public string Description { get; }
+
+    /// <summary>Where the base's tree and builds are kept.</summary>
+    public string Directory { get; }
+
+    /// <summary>
+    /// Finds the base for the repository that holds <paramref name="directory"/>, or says why there is none (no git,
+    /// no repository, a root commit, a shallow clone, <c>PERF_BASE</c> naming nothing, pairing turned off), with the fix.
+    /// </summary>
+    public static BaseBuild? TryResolve(string directory, out string reason)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(directory);
+        reason = string.Empty;
+        if (HarnessEnvironment.PairingOff)
+        {
+            reason = $"pairing is off ({HarnessEnvironment.BaseVariable}=none)";
+            return null;
+        }
+
+        var root = Git(directory, "rev-parse", "--show-toplevel");
+        if (root.ExitCode != 0)
+        {
+            reason = $"no git repository holds {directory} ({root.Output}): a paired budget measures the working tree against a base commit; run it in a clone, or set {HarnessEnvironment.BaseVariable}=none to turn pairing off";
+            return null;
+        }
+
+        var top = root.Output;
+        string asked;
+        string why;
+        if (HarnessEnvironment.Base is { } named)
+        {
+            (asked, why) = (named, $"{HarnessEnvironment.BaseVariable}={named}");
+        }
+        else if (Git(top, "status", "--porcelain", "--untracked-files=normal").Output.Length > 0)
+        {
+            (asked, why) = ("HEAD", "HEAD: the working tree has uncommitted changes");
+        }
+        else
+        {
+            (asked, why) = ("HEAD^1", "HEAD's first parent: the working tree is HEAD");
+        }
+
+        var commit = Git(top, "rev-parse", "--verify", "--quiet", asked + "^{commit}");
+        if (commit.ExitCode != 0 || commit.Output.Length < 12)
+        {
+            var shallow = Git(top, "rev-parse", "--is-shallow-repository").Output == "true";
+            reason = shallow
+                ? $"{asked} is not in this shallow clone: fetch one more commit (git fetch --deepen=1; on GitHub Actions, actions/checkout with fetch-depth: 2), or name a base with {HarnessEnvironment.BaseVariable}"
+                : HarnessEnvironment.Base is null
+                    ? $"{asked} does not exist (HEAD is the first commit): name a base with {HarnessEnvironment.BaseVariable}=REF, or set {HarnessEnvironment.BaseVariable}=none"
+                    : $"{HarnessEnvironment.BaseVariable}={asked} names no commit here: name a branch, tag or hash, or set {HarnessEnvironment.BaseVariable}=none";
+            return null;
+        }
+
+        return new BaseBuild(top, commit.Output, $"{commit.Output[..12]} ({why})");
+    }
+
+    /// <summary>
+    /// Builds <paramref name="projectPath"/> (the head's project file; the base's is the same path in the base's tree)
+    /// in Release, once per commit, and answers the base's built assembly. Throws <see cref="BaseBuildException"/>
+    /// with the build's last lines when the base cannot be exported or does not build.
+    /// </summary>
+    /// <param name="projectPath">The project's file, absolute or relative to <see cref="RepositoryRoot"/>.</param>
+    /// <param name="timeout">How long the export and the build may take.</param>
+    public string BuildProject(string projectPath, TimeSpan timeout)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(projectPath);
+        var relative = Path.GetRelativePath(RepositoryRoot, Path.GetFullPath(projectPath, RepositoryRoot));
+        if (relative.StartsWith("..", StringComparison.Ordinal) || Path.IsPathRooted(relative))
+        {
+            throw new ArgumentException($"{projectPath} is not inside the repository {RepositoryRoot}.", nameof(projectPath));
+        }
+
+        var name = Path.GetFileNameWithoutExtension(relative);
+        var output = Path.Combine(Directory, "bin", name);
+        var assembly = Path.Combine(output, name + ".dll");
+        var built = Path.Combine(output, ".built");
+        System.IO.Directory.CreateDirectory(Directory);
+        using var gate = LockFile(Path.Combine(Directory, ".lock"), timeout);
+        if (File.Exists(built) && File.Exists(assembly))
+        {
+            return assembly;
+        }
+
+        var tree = Path.Combine(Directory, "tree");
+        var exported = Path.Combine(tree, ".exported");
+        if (!File.Exists(exported))
+        {
+            if (System.IO.Directory.Exists(tree))
+            {
+                System.IO.Directory.Delete(tree, recursive: true);
+            }
+
+            System.IO.Directory.CreateDirectory(tree);
+            var archive = Path.Combine(Directory, "tree.tar");
+            Expect(Git(RepositoryRoot, "archive", "--format=tar", "-o", archive, Commit), "git archive");
+            Expect(Run("tar", ["-xf", archive, "-C", tree], RepositoryRoot, timeout), "tar");
+            File.Delete(archive);
+            File.WriteAllText(exported, Commit);
+        }
+
+        var project = Path.Combine(tree, relative);
+        if (!File.Exists(project))
+        {
+            throw new BaseBuildException($"the base {Description} has no {relative}: a paired budget needs the project in both commits.");
+        }
+
+        Expect(Run(DotnetSdk, ["build", project, "-c", "Release", "-o", output, "-nologo", "-v", "q", "--disable-build-servers", "-p:TreatWarningsAsErrors=false"], tree, timeout),
+            $"dotnet build of the base's {relative}");
+        File.WriteAllText(built, Commit);
+        return assembly;
+    }
+
+    // The SDK's dotnet, not the counted runtime's host: the base is built as the head was.
+    private static string DotnetSdk => HarnessEnvironment.DotnetHost ?? "dotnet";
+
+    private static void Expect((int ExitCode, string Output) result, string what)
+    {
+        if (result.ExitCode != 0)
+        {
+            var lines = result.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries);
+            throw new BaseBuildException($"{what} failed (exit {result.ExitCode}): {string.Join(" | ", lines.TakeLast(8)).Trim()}");
+        }
+    }
+
+    private static (int ExitCode, string Output) Git(string directory, params string[] arguments) => Run("git", arguments, directory, GitTimeout);
+
+    private static (int ExitCode, string Output) Run(string file, IReadOnlyList<string> arguments, string directory, TimeSpan timeout)
+    {
+        var start = new ProcessStartInfo(file)
+        {
+            WorkingDirectory = directory,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            RedirectStandardInput = true,
+            UseShellExecute = false,
+        };
+        foreach (var argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        // A test host's MSBuild settings point into the SDK that started it; the base's build must find its own.
+        foreach (var variable in start.Environment.Keys.Where(k => k.StartsWith("MSBuild", StringComparison.OrdinalIgnoreCase) || k.StartsWith("VSTEST", StringComparison.OrdinalIgnoreCase)).ToArray())
+        {
+            start.Environment.Remove(variable);
+        }
+
+        try
+        {
+            using var process = Process.Start(start)!;
+            process.StandardInput.Close();
+            var output = process.StandardOutput.ReadToEndAsync();
+            var error = process.StandardError.ReadToEndAsync();
+            if (!process.WaitForExit(timeout))
+            {
+                process.Kill(entireProcessTree: true);
+                return (-1, $"{file} did not finish within {timeout.TotalSeconds:0} s");
+            }
+
+            process.WaitForExit();
+            return (process.ExitCode, (output.Result + error.Result).Trim());
+        }
+        catch (System.ComponentModel.Win32Exception e)
+        {
+            return (-1, $"{file} could not be started: {e.Message}");
+        }
+    }
+
+    private static FileStream LockFile(string path, TimeSpan timeout)
+    {
+        var until = DateTime.UtcNow + timeout;
+        while (true)
+        {
+            try
+            {
+                return new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
+            }
+            catch (IOException) when (DateTime.UtcNow < until)
+            {
+                Thread.Sleep(200);
+            }
+        }
+    }
+}

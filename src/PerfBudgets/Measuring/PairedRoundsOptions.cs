@@ -1,0 +1,30 @@
+namespace PerfBudgets.Measuring;
+
+/// <summary>How many rounds a paired comparison runs, how it warms up and how sure its interval is (<see cref="PairedRounds"/>).</summary>
+/// <param name="Pairs">Measured pairs: one base round and one head round each.</param>
+/// <param name="WarmUpPairs">Pairs run first and thrown away (the JIT's tiers, the caches, the connections), at least.</param>
+/// <param name="Confidence">The interval's two-sided confidence; a paired budget fails only when all of it lies beyond the limit.</param>
+/// <param name="MaxWarmUpPairs">
+/// Warm-up goes on past <paramref name="WarmUpPairs"/> until the first figure of each side's last five rounds lies within
+/// <paramref name="SteadyWithin"/> of their median, up to this many pairs: an app's tiered JIT keeps compiling for seconds under
+/// load, and its background compilation is CPU time of the process measured.
+/// </param>
+/// <param name="SteadyWithin">The relative spread of the last three warm-up rounds that counts as steady.</param>
+public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, double Confidence = 0.95, int MaxWarmUpPairs = 30, double SteadyWithin = 0.1)
+{
+    internal void Validate()
+    {
+        if (Pairs < PairedInterval.MinimumPairs)
+        {
+            throw new ArgumentOutOfRangeException(nameof(Pairs), Pairs, $"A paired comparison needs at least {PairedInterval.MinimumPairs} pairs for an interval.");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfNegative(WarmUpPairs);
+        ArgumentOutOfRangeException.ThrowIfLessThan(MaxWarmUpPairs, WarmUpPairs);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(SteadyWithin);
+        if (Confidence is <= 0.5 or >= 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(Confidence), Confidence, "A two-sided confidence between 0.5 and 1.");
+        }
+    }
+}

@@ -1,0 +1,153 @@
+using System.Diagnostics;
+
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// The CPU time per operation of a library's workload, built at the base commit and at the head, compared in the same
+/// run: each build's workload host (a program that serves its operation with <see cref="ServedWorkload"/>) runs in a
+/// process of its own, both run the same number of operations at once in each round, and each round's figure is the
+/// host process's CPU time over its operations (<see cref="CpuClock.ForProcess"/>). Works wherever .NET does: no
+/// Valgrind, no Linux-only clock.
+/// </summary>
+public static class PairedWorkloads
+{
+    /// <summary>The figure each round measures.</summary>
+    public const string Figure = "CPU ns/op";
+
+    private static readonly TimeSpan BuildTimeout = TimeSpan.FromMinutes(5);
+
+    /// <summary>
+    /// Builds the workload host <paramref name="workloadProject"/> at the base (<see cref="BaseBuild.BuildProject"/>) and
+    /// compares it with the head's host, built beside the test assembly (the test project references the host project).
+    /// </summary>
+    /// <param name="baseBuild">The base, e.g. as <c>BudgetGate.CheckVsBase</c> hands it.</param>
+    /// <param name="workloadProject">The host's project file, relative to a folder above the test assembly (<c>TextStats.Workloads/TextStats.Workloads.csproj</c>) or absolute.</param>
+    /// <param name="arguments">The host's arguments: which workload it serves.</param>
+    /// <param name="operations">Operations per round (a round should take tens of milliseconds or more).</param>
+    /// <param name="options">Pairs, warm-up and confidence (<c>new PairedRoundsOptions()</c> for the defaults).</param>
+    public static PairedComparison CompareCpuTime(BaseBuild baseBuild, string workloadProject, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(baseBuild);
+        ArgumentException.ThrowIfNullOrEmpty(workloadProject);
+        var project = Path.IsPathRooted(workloadProject) ? workloadProject : FindAbove(AppContext.BaseDirectory, workloadProject);
+        var head = Path.Combine(AppContext.BaseDirectory, Path.GetFileNameWithoutExtension(project) + ".dll");
+        if (!File.Exists(head))
+        {
+            throw new FileNotFoundException($"The head's workload host is not beside the test assembly ({head}): reference {Path.GetFileName(project)} from the test project.", head);
+        }
+
+        var baseHost = baseBuild.BuildProject(project, BuildTimeout);
+        return CompareCpuTime(baseHost, head, arguments, operations, options).WithBase(baseBuild.Description);
+    }
+
+    /// <summary>
+    /// Starts both hosts, runs <paramref name="operations"/> on both at once per round, and answers head ÷ base of the
+    /// CPU time per operation.
+    /// </summary>
+    /// <param name="baseHost">The base build's workload host (.dll).</param>
+    /// <param name="headHost">The head build's workload host (.dll).</param>
+    /// <param name="arguments">The hosts' arguments.</param>
+    /// <param name="operations">Operations per round.</param>
+    /// <param name="options">Pairs, warm-up and confidence (<c>new PairedRoundsOptions()</c> for the defaults).</param>
+    public static PairedComparison CompareCpuTime(string baseHost, string headHost, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(baseHost);
+        ArgumentException.ThrowIfNullOrEmpty(headHost);
+        ArgumentNullException.ThrowIfNull(arguments);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
+        ArgumentNullException.ThrowIfNull(options);
+        using var baseProcess = Host.Start(baseHost, arguments);
+        using var headProcess = Host.Start(headHost, arguments);
+        return PairedRounds.CompareTogetherAsync([Figure], async ct =>
+        {
+            var both = await Task.WhenAll(Task.Run(() => baseProcess.Run(operations), ct), Task.Run(() => headProcess.Run(operations), ct)).ConfigureAwait(false);
+            return (both[0], both[1]);
+        }, options, CancellationToken.None).GetAwaiter().GetResult()[0];
+    }
+
+    private static string FindAbove(string directory, string relative)
+    {
+        for (var folder = new DirectoryInfo(directory); folder is not null; folder = folder.Parent)
+        {
+            var candidate = Path.Combine(folder.FullName, relative);
+            if (File.Exists(candidate))
+            {
+                return candidate;
+            }
+        }
+
+        throw new FileNotFoundException($"No {relative} in {directory} or a folder above it.", relative);
+    }
+
+    // One served workload host: `run N` answered by `done`, its process's CPU clock read around it.
+    private sealed class Host : IDisposable
+    {
+        private readonly Process _process;
+        private readonly Func<long> _clock;
+
+        private Host(Process process)
+        {
+            _process = process;
+            _clock = CpuClock.ForProcess(process.Id);
+        }
+
+        public static Host Start(string assembly, IReadOnlyList<string> arguments)
+        {
+            var start = new ProcessStartInfo(InstructionMeter.DotnetHost)
+            {
+                RedirectStandardInput = true,
+                RedirectStandardOutput = true,
+                RedirectStandardError = false,
+                UseShellExecute = false,
+                WorkingDirectory = Path.GetDirectoryName(Path.GetFullPath(assembly))!,
+            };
+            start.ArgumentList.Add(assembly);
+            foreach (var argument in arguments)
+            {
+                start.ArgumentList.Add(argument);
+            }
+
+            var host = new Host(Process.Start(start) ?? throw new InvalidOperationException($"Could not start {assembly}."));
+            host.Expect("ready", assembly);
+            return host;
+        }
+
+        public IReadOnlyList<double> Run(int operations)
+        {
+            var before = _clock();
+            _process.StandardInput.WriteLine($"run {operations}");
+            _process.StandardInput.Flush();
+            Expect("done", "the workload host");
+            return [(_clock() - before) / (double)operations];
+        }
+
+        public void Dispose()
+        {
+            try
+            {
+                _process.StandardInput.Close();
+                if (!_process.WaitForExit(TimeSpan.FromSeconds(5)))
+                {
+                    _process.Kill(entireProcessTree: true);
+                }
+            }
+            catch (InvalidOperationException)
+            {
+                // It ended meanwhile.
+            }
+            finally
+            {
+                _process.Dispose();
+            }
+        }
+
+        private void Expect(string expected, string what)
+        {
+            var line = _process.StandardOutput.ReadLine();
+            if (line != expected)
+            {
+                throw new InvalidOperationException($"{what} answered '{line ?? "(end of output)"}' instead of '{expected}'.");
+            }
+        }
+    }
+}

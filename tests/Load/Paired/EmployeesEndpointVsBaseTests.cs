@@ -1,0 +1,38 @@
+using System.Text.Json;
+using PerfBudgets;
+using PerfBudgets.Measuring;
+using SystemUnderTest.Json;
+
+namespace PerfGate.Tests.Load.Paired;
+
+/// <summary>
+/// GET /api/employees?count=9 on the base commit's build and on this one, both as shipped in processes of their own,
+/// loaded in alternating short rounds by the same generator: throughput, server CPU per request and p99 as head ÷ base.
+/// </summary>
+public sealed class EmployeesEndpointVsBaseTests(ITestOutputHelper output)
+{
+    private const string Rate = "Json.Endpoint.Employees9.RequestsPerSecond.VsBase";
+    private const string Cpu = "Json.Endpoint.Employees9.ServerCpuPerRequest.VsBase";
+    private const string P99 = "Json.Endpoint.Employees9.P99Ms.VsBase";
+
+    private readonly BudgetGate _gate = SuiteGate.Current;
+
+    [Fact]
+    public async Task Json_Endpoint_Employees9_against_its_base()
+    {
+        var (baseAssembly, baseDescription) = VsBase.AppOrNotMeasured(_gate, Rate, Cpu, P99);
+        var comparison = await PairedAppLoad.CompareAsync(_gate, output, baseAssembly, withEchoService: false,
+            expected => (client, ct) => GetAsync(client, expected, ct),
+            JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write));
+        _gate.CheckAll(
+            _gate.VsBaseCheck(Rate, comparison.RequestsPerSecond.WithBase(baseDescription)),
+            _gate.VsBaseCheck(Cpu, comparison.CpuPerRequest.WithBase(baseDescription)),
+            _gate.VsBaseCheck(P99, comparison.P99.WithBase(baseDescription)));
+    }
+
+    private static async Task<bool> GetAsync(HttpClient client, byte[] expected, CancellationToken cancellationToken)
+    {
+        using var response = await client.GetAsync("api/employees?count=9", cancellationToken);
+        return response.IsSuccessStatusCode && (await response.Content.ReadAsByteArrayAsync(cancellationToken)).AsSpan().SequenceEqual(expected);
+    }
+}
