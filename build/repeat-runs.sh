@@ -9,8 +9,9 @@
 # runs 1, 4, 7, ... run beside two busy loops (`sh -c 'while :; do :; done'`, twice), so a run cut short still holds
 # the same mix. FIRST (default 1) numbers the first run, so a series cut short goes on in the same OUT with the same
 # mix: `build/repeat-runs.sh OUT 10 3 21` adds runs 21 to 30. SUITE (an environment variable, default: all) runs one
-# suite's project instead, as `SUITE=tests/Load` for a series of the timed load budgets alone. Run it from the root of
-# a fresh clone.
+# suite's project instead, as `SUITE=tests/Load` for a series of the timed load budgets alone; FILTER narrows it to
+# some tests, as `SUITE=tests/Load FILTER=FullyQualifiedName~VsBase` for the paired budgets (build/paired-runs.py
+# summarises those). Run it from the root of a fresh clone.
 set -uo pipefail
 out=${1:?OUT directory}
 count=${2:?number of runs}
@@ -34,7 +35,7 @@ for ((k = first; k < first + count; k++)); do
     rm -rf artifacts/budgets artifacts/test-results
     started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
     start=$(date +%s)
-    dotnet test ${SUITE:-} --logger trx --results-directory artifacts/test-results >"$out/run-$k.log" 2>&1
+    dotnet test ${SUITE:-} ${FILTER:+--filter "$FILTER"} --logger trx --results-directory artifacts/test-results >"$out/run-$k.log" 2>&1
     status=$?
     seconds=$(($(date +%s) - start))
     for pid in "${loops[@]}"; do kill "$pid" 2>/dev/null; done

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Summarises a series of runs of the paired budgets (build/repeat-runs.sh with FILTER) into docs/data CSV tables.
+
+    build/paired-runs.py RUNS_DIR PROVENANCE [--name NAME]
+
+RUNS_DIR holds run-K.json (each run's results.json) and runs.csv. Writes:
+  docs/data/paired-runs[-NAME].csv: one line per run and paired budget: the run's condition, head / base, the
+      interval's ends and width (upper / lower - 1), the limit and the verdict.
+  docs/data/paired-determinism[-NAME].csv: per paired budget over the runs: the estimates' median and range, the
+      widest interval, the interval end nearest the limit, the limit, and the failed runs.
+The first line of each is '# ' + PROVENANCE, as the Docs target expects.
+"""
+import csv
+import json
+import re
+import statistics
+import sys
+from pathlib import Path
+
+DETAIL = re.compile(r"head/base ([0-9.]+), ([0-9.]+)% interval ([0-9.]+)-([0-9.]+) \(Hodges-Lehmann over (\d+) pairs after (\d+) of warm-up\)")
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.exit(__doc__)
+    runs_dir, provenance = Path(argv[1]), argv[2]
+    name = argv[argv.index("--name") + 1] if "--name" in argv else None
+    suffix = f"-{name}" if name else ""
+    conditions = {row["run"]: row["condition"] for row in csv.DictReader(open(runs_dir / "runs.csv"))}
+    rows = []
+    for path in sorted(runs_dir.glob("run-*.json"), key=lambda p: int(p.stem.split("-")[1])):
+        run = path.stem.split("-")[1]
+        for result in json.load(open(path))["results"]:
+            if not result["kind"].startswith("vs-base-ratio"):
+                continue
+            match = DETAIL.search(result.get("detail") or "")
+            if not match:
+                continue
+            estimate, _, lower, upper, pairs, warm = match.groups()
+            rows.append({
+                "run": run, "condition": conditions.get(run, ""), "budget": result["budget"], "kind": result["kind"],
+                "head_/_base": float(estimate), "lower": float(lower), "upper": float(upper),
+                "width": float(upper) / float(lower) - 1, "pairs": int(pairs), "warm-up_pairs": int(warm),
+                "limit": result["limit"], "verdict": result["verdict"],
+            })
+    out = Path(__file__).resolve().parent.parent / "docs" / "data"
+    with open(out / f"paired-runs{suffix}.csv", "w", newline="") as f:
+        f.write(f"# {provenance}\n")
+        writer = csv.writer(f)
+        writer.writerow(["run", "condition", "budget", "head_/_base", "interval", "width", "limit", "verdict"])
+        for r in rows:
+            writer.writerow([r["run"], r["condition"], f"`{r['budget']}`", f"{r['head_/_base']:.3f}",
+                             f"{r['lower']:.3f}-{r['upper']:.3f}", f"{r['width'] * 100:.1f}%", r["limit"], r["verdict"]])
+    with open(out / f"paired-determinism{suffix}.csv", "w", newline="") as f:
+        f.write(f"# {provenance}\n")
+        writer = csv.writer(f)
+        writer.writerow(["budget", "runs", "head_/_base_median", "min_/_max", "widest_interval_quiet", "widest_interval_busy", "nearest_end_to_the_limit", "limit", "failed"])
+        for budget in sorted({r["budget"] for r in rows}):
+            mine = [r for r in rows if r["budget"] == budget]
+            ceiling = mine[0]["kind"] == "vs-base-ratio-max"
+            near = max(r["lower"] for r in mine) if ceiling else min(r["upper"] for r in mine)
+            quiet = [r["width"] for r in mine if r["condition"] == "quiet"]
+            busy = [r["width"] for r in mine if r["condition"] != "quiet"]
+            writer.writerow([f"`{budget}`", len(mine), f"{statistics.median(r['head_/_base'] for r in mine):.3f}",
+                             f"{min(r['head_/_base'] for r in mine):.3f} / {max(r['head_/_base'] for r in mine):.3f}",
+                             f"{max(quiet) * 100:.1f}%" if quiet else "", f"{max(busy) * 100:.1f}%" if busy else "",
+                             f"{near:.3f} ({'lower' if ceiling else 'upper'})", mine[0]["limit"],
+                             sum(1 for r in mine if r["verdict"] != "pass")])
+
+
+if __name__ == "__main__":
+    main(sys.argv)
