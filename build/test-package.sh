@@ -11,7 +11,7 @@
 #   - build/package-addons-consumer: the add-ons diagnose a broken budget and write report.html;
 #   - samples/: a small library and a small ASP.NET Core service gate themselves with a budget of every kind the
 #     packages offer (the package READMEs' snippets are their code), pass unchanged, and each deliberate break
-#     (-p:SampleBreak=NAME) fails the budget it must, by name.
+#     (-p:SampleBreak=NAME) fails the budget it must, by name; the paired budget runs against the copy's own commit.
 #
 #   build/test-package.sh [PACKAGES_DIR]        (the Cake target Test.Package runs it after Pack)
 #
@@ -134,6 +134,13 @@ run_in "$addons" dotnet test || fail "the consumer of the add-on packages failed
 echo "Add-ons consumer passes: a broken CPU budget names its hot method (PerfBudgets.Diagnostics) and report.html is written (PerfBudgets.Reporting.Html)."
 
 samples=$(consumer ../samples); made+=("$samples" "$samples-packages")
+# The samples' paired budget measures the working tree against a base commit, as in an adopter's clone: the copy
+# becomes a repository of one commit, which PERF_BASE=HEAD names, so a break built with -p:SampleBreak runs against the
+# unbroken build of the same sources.
+printf 'bin/\nobj/\nartifacts/\n' > "$samples/.gitignore"
+git -C "$samples" init -q && git -C "$samples" add -A \
+  && git -C "$samples" -c user.name=perfbudgets -c user.email=perfbudgets@localhost commit -qm "the samples as packed"
+export PERF_BASE=HEAD
 echo "Samples at $samples: dotnet test Samples.slnx"
 run_in "$samples" dotnet test Samples.slnx || fail "the samples failed against the packages"
 grep -E "^(Passed|Failed)!" "$log" || true
@@ -149,6 +156,7 @@ breaks=(
   "Server_Instructions|Greeting.Endpoint.ServerInstructions|GreetingService.Tests|Server_instructions"
   "Blocking|Greeting.Endpoint.BlockedMsPerRequest|GreetingService.Tests|No_blocking_or_lock|Thread.Sleep"
   "Startup_Blocking|Greeting.Startup.BlockedMs|GreetingService.Tests|before_the_first_response|Task.Wait"
+  "CpuTime|Text.Add.CpuTime.VsBase|TextStats.Tests|CpuTimeVsBaseTests|head/base"
 )
 for entry in "${breaks[@]}"; do
   IFS='|' read -r name budget project filter names <<<"$entry"

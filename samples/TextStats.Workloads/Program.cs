@@ -1,6 +1,16 @@
 using PerfBudgets.Measuring;
 using TextStats;
 
+// Served one batch at a time (`run N` on standard input), for the CPU time compared with the base commit's build
+// (PairedWorkloads): the same paragraph as the counted region below.
+if (args is ["--serve", "Text.Add"])
+{
+    var served = new WordCounter();
+    var text = Sample.Text(words: 200);
+    ServedWorkload.Serve(n => { for (var i = 0; i < n; i++) served.Add(text); }, () => $"ok {served.DistinctWords} distinct words", Console.In, Console.Out);
+    return;
+}
+
 // Every text is built before counting starts, and each counter has seen its words once, so what is counted is the
 // steady state: a known word allocates nothing. Under the counted runtime tiering is off, so three warm-up
 // operations compile every method once and for all.

@@ -54,6 +54,9 @@ public sealed class WordCounter
 #if BREAK_GROWTH
                 _checksum += text[..start].IndexOf('\u0001');
 #endif
+#if BREAK_CPUTIME
+                _checksum += string.GetHashCode(word, StringComparison.OrdinalIgnoreCase);
+#endif
             }
         }
 
@@ -95,7 +98,7 @@ public sealed class WordCounter
         return words + Add(buffer.AsSpan(0, carry));
     }
 
-#if BREAK_INSTRUCTIONS || BREAK_GROWTH
+#if BREAK_INSTRUCTIONS || BREAK_GROWTH || BREAK_CPUTIME
     private long _checksum;
 
     /// <summary>Work the deliberate breaks do.</summary>

@@ -24,6 +24,8 @@ public sealed class BudgetKindTests
     [InlineData("instances-max", BudgetDirection.AtMost, nameof(UnitFamily.Count), false, false, true)]
     [InlineData("working-set-bytes-max", BudgetDirection.AtMost, nameof(UnitFamily.Bytes), false, false, true)]
     [InlineData("gc-committed-bytes-max", BudgetDirection.AtMost, nameof(UnitFamily.Bytes), false, false, true)]
+    [InlineData("vs-base-ratio-max", BudgetDirection.AtMost, nameof(UnitFamily.Ratio), false, false, true)]
+    [InlineData("vs-base-ratio-min", BudgetDirection.AtLeast, nameof(UnitFamily.Ratio), false, false, true)]
     public void A_kind_carries_its_direction_unit_family_and_behaviour(
         string name, BudgetDirection direction, string familyName, bool counted, bool wallClock, bool dependsOnCodeGeneration)
     {
@@ -38,7 +40,7 @@ public sealed class BudgetKindTests
     [Fact]
     public void Every_kind_is_parsed_back_to_the_same_instance_and_an_unknown_name_is_not()
     {
-        BudgetKind.All.Should().HaveCount(24);
+        BudgetKind.All.Should().HaveCount(26);
         foreach (var kind in BudgetKind.All)
         {
             BudgetKind.TryParse(kind.Name, out var parsed).Should().BeTrue();

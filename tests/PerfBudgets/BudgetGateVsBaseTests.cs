@@ -1,0 +1,68 @@
+using PerfBudgets.Budgets;
+using PerfBudgets.Measuring;
+using PerfBudgets.Reporting;
+using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Tests.Support;
+
+namespace PerfBudgets.Tests;
+
+// The paired kinds: judged on the interval's near end, never on the estimate alone; unmeasured without a base.
+public sealed class BudgetGateVsBaseTests : IDisposable
+{
+    private readonly TestBudgets _budgets = new("paired");
+
+    public void Dispose() => _budgets.Dispose();
+
+    private BudgetGate Gate(bool ci = false, bool pairingOff = false) =>
+        new(_budgets.Book, _budgets.Store(), new BudgetGateOptions { RequireOptimizedBuild = false, IsCi = ci, PairingOff = pairingOff });
+
+    // Head ÷ base of `ratio` in every pair, spread ± `spread` around it.
+    private static PairedComparison Pairs(double ratio, double spread) => PairedRounds.Compare("units",
+        Alternating(ratio, spread), new PairedRoundsOptions(Pairs: 20, WarmUpPairs: 0, MaxWarmUpPairs: 0));
+
+    private static Func<PairedSide, double> Alternating(double ratio, double spread)
+    {
+        var round = 0;
+        return side => side == PairedSide.Base ? 100 : 100 * ratio * (1 + ((round++ % 5) - 2) * spread / 2);
+    }
+
+    [Fact]
+    public void A_ceiling_fails_only_when_the_whole_interval_is_above_it()
+    {
+        Gate().CheckVsBase("Demo.Cpu.VsBase", Pairs(1.02, 0.04)).Verdict.Should().Be(BudgetVerdict.Pass, "1.02 with an interval reaching below 1.03");
+        Gate().CheckVsBase("Demo.Cpu.VsBase", Pairs(1.04, 0.2)).Verdict.Should().Be(BudgetVerdict.Pass, "an estimate above the ceiling whose interval reaches below it is not a failure");
+
+        var act = () => Gate().CheckVsBase("Demo.Cpu.VsBase", Pairs(1.06, 0.02));
+
+        act.Should().Throw<BudgetExceededException>()
+            .WithMessage("Demo.Cpu.VsBase: 1.0* head/base > budget 1.03*the interval's lower end*head/base 1.06, 95% interval*base median 100*");
+    }
+
+    [Fact]
+    public void A_floor_fails_only_when_the_whole_interval_is_below_it()
+    {
+        Gate().CheckVsBase("Demo.Rate.VsBase", Pairs(0.97, 0.04)).Verdict.Should().Be(BudgetVerdict.Pass);
+
+        var act = () => Gate().CheckVsBase("Demo.Rate.VsBase", Pairs(0.9, 0.02));
+
+        act.Should().Throw<BudgetExceededException>().WithMessage("Demo.Rate.VsBase: 0.9* head/base < budget 0.95*the interval's upper end*");
+    }
+
+    [Fact]
+    public void A_budget_of_another_kind_is_refused() =>
+        Gate().Invoking(g => g.CheckVsBase("Demo.Bytes", Pairs(1, 0.01)))
+            .Should().Throw<ArgumentException>().WithMessage("*allocated-bytes-per-op budget*vs-base-ratio-max*");
+
+    [Fact]
+    public void Without_a_base_a_paired_budget_is_not_measured_and_under_CI_fails_unless_pairing_is_off()
+    {
+        Gate().Invoking(g => g.NotMeasured("Demo.Cpu.VsBase", "HEAD^1 is not in this shallow clone"))
+            .Should().Throw<BudgetNotMeasuredException>();
+        Gate(ci: true).Invoking(g => g.NotMeasured("Demo.Cpu.VsBase", "HEAD^1 is not in this shallow clone"))
+            .Should().Throw<BudgetExceededException>().WithMessage("*under CI=true an unmeasured budget fails*PERF_BASE=none*");
+        Gate(ci: true, pairingOff: true).Invoking(g => g.NotMeasured("Demo.Cpu.VsBase", "pairing is off (PERF_BASE=none)"))
+            .Should().Throw<BudgetNotMeasuredException>("turned off on purpose");
+
+        ResultStore.ReadAll(Path.Combine(_budgets.Folder, "results.json")).Single().Verdict.Should().Be(BudgetVerdict.NotMeasured);
+    }
+}

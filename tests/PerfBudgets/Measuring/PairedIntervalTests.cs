@@ -1,0 +1,61 @@
+using PerfBudgets.Measuring;
+
+namespace PerfBudgets.Tests.Measuring;
+
+// The Hodges-Lehmann ratio and its signed-rank interval, against figures whose answer is known.
+public sealed class PairedIntervalTests
+{
+    [Fact]
+    public void Identical_builds_give_a_ratio_of_one_and_an_interval_of_nothing_else()
+    {
+        double[] figures = [10, 11, 9, 10.5, 12, 9.5, 10, 11];
+
+        PairedInterval.Ratio(figures, figures, 0.95).Should().Be((1.0, 1.0, 1.0));
+    }
+
+    [Fact]
+    public void A_head_ten_percent_slower_in_every_pair_is_estimated_at_1_1_whatever_the_machine_did()
+    {
+        // The machine's speed moves both sides of each pair 2x apart over the run; the pairs' ratios stay 1.1 ± 2%.
+        var machine = Enumerable.Range(0, 20).Select(i => 1.0 + (i % 5) * 0.25).ToArray();
+        var noise = Enumerable.Range(0, 20).Select(i => 1 + ((i * 7 % 5) - 2) * 0.01).ToArray();
+        var baseFigures = machine.Select(m => 100 * m).ToArray();
+        var headFigures = machine.Select((m, i) => 110 * m * noise[i]).ToArray();
+
+        var (estimate, lower, upper) = PairedInterval.Ratio(baseFigures, headFigures, 0.95);
+
+        estimate.Should().BeApproximately(1.1, 0.005);
+        lower.Should().BeGreaterThan(1.07).And.BeLessThan(1.1);
+        upper.Should().BeLessThan(1.13).And.BeGreaterThan(1.1);
+    }
+
+    [Fact]
+    public void One_disturbed_pair_moves_the_estimate_little()
+    {
+        double[] baseFigures = [100, 101, 99, 100, 102, 98, 100, 101, 99, 100];
+        var headFigures = baseFigures.ToArray();
+        headFigures[3] = 300;
+
+        var (estimate, _, upper) = PairedInterval.Ratio(baseFigures, headFigures, 0.95);
+
+        estimate.Should().BeLessThan(1.01, "a median of Walsh averages, not a mean");
+        upper.Should().BeGreaterThan(1, "the interval still says the pair was seen");
+    }
+
+    [Theory]
+    [InlineData(20, 0.95, 53)]
+    [InlineData(24, 0.90, 92)]
+    [InlineData(6, 0.95, 1)]
+    public void The_critical_rank_is_the_signed_rank_statistics(int pairs, double confidence, int rank) =>
+        // Hollander and Wolfe, table A.4: n = 20, two-sided 0.05, T ≤ 52 rejects, so the interval starts at the 53rd
+        // Walsh average; n = 24, 0.10: T ≤ 91.
+        PairedInterval.CriticalRank(pairs, confidence).Should().Be(rank);
+
+    [Fact]
+    public void Fewer_than_six_usable_pairs_give_no_figure()
+    {
+        var (estimate, _, _) = PairedInterval.Ratio([1, 1, 1, 1, 1, 0], [1, 1, 1, 1, 1, 1], 0.95);
+
+        double.IsNaN(estimate).Should().BeTrue("a pair with a zero figure has no ratio");
+    }
+}
