@@ -10,7 +10,6 @@ namespace PerfBudgets.Diagnostics;
 /// </summary>
 internal sealed class AllocationListener : EventListener
 {
-    private const string RuntimeProvider = "Microsoft-Windows-DotNETRuntime";
     private const EventKeywords AllocationSamplingKeyword = (EventKeywords)0x80000000000;
     private const EventKeywords GcKeyword = (EventKeywords)0x1;
     private const int AllocationSampledId = 303;
@@ -87,7 +86,7 @@ internal sealed class AllocationListener : EventListener
 
     protected override void OnEventSourceCreated(EventSource eventSource)
     {
-        if (eventSource.Name != RuntimeProvider)
+        if (eventSource.Name != RuntimeKeywords.Provider)
         {
             return;
         }

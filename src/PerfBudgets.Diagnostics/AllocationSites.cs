@@ -19,7 +19,6 @@ namespace PerfBudgets.Diagnostics;
 internal static class AllocationSites
 {
     private const long AllocationSamplingKeyword = 0x80000000000;
-    private const long JitLoaderNGenKeywords = 0x10 | 0x8 | 0x20;
     private const int AllocationSampledId = 303;
     private static readonly string[] FrameworkPrefixes = ["System.", "Microsoft.", "netstandard", "Internal.", "Interop"];
     private static readonly HashSet<string> OwnTypes = typeof(AllocationSites).Assembly.GetTypes()
@@ -35,7 +34,7 @@ internal static class AllocationSites
 
         var providers = new[]
         {
-            new EventPipeProvider("Microsoft-Windows-DotNETRuntime", EventLevel.Informational, AllocationSamplingKeyword | JitLoaderNGenKeywords),
+            new EventPipeProvider(RuntimeKeywords.Provider, EventLevel.Informational, AllocationSamplingKeyword | RuntimeKeywords.MethodNames),
         };
         return EventPipeRecording.RecordAsync(Environment.ProcessId, providers, () => Task.FromResult(BatchedRun.For(duration, runOperations)),
             (log, operations, copyThread) => Read(log, id => id != copyThread && countThread(id), operations)).GetAwaiter().GetResult();
@@ -46,7 +45,7 @@ internal static class AllocationSites
         var byMethod = new Dictionary<string, (double Bytes, int Samples)>(StringComparer.Ordinal);
         foreach (var e in log.Events)
         {
-            if ((int)e.ID != AllocationSampledId || e.ProviderName != "Microsoft-Windows-DotNETRuntime" || !countThread(e.ThreadID))
+            if ((int)e.ID != AllocationSampledId || e.ProviderName != RuntimeKeywords.Provider || !countThread(e.ThreadID))
             {
                 continue;
             }

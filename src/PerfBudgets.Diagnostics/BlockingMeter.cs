@@ -34,9 +34,7 @@ public static class BlockingMeter
     public static readonly TimeSpan LongestSampleGap = TimeSpan.FromMilliseconds(5);
 
     private const string SampleProfilerProvider = "Microsoft-DotNETCore-SampleProfiler";
-    private const string RuntimeProvider = "Microsoft-Windows-DotNETRuntime";
     private const long ContentionKeyword = 0x4000;
-    private const long JitLoaderNGenKeywords = 0x10 | 0x8 | 0x20;
     private const long GcKeyword = 0x1;
     private const int ExternalCodeSample = 1;
 
@@ -146,8 +144,8 @@ public static class BlockingMeter
     [
         new EventPipeProvider(SampleProfilerProvider, EventLevel.Informational),
         allocations
-            ? new EventPipeProvider(RuntimeProvider, EventLevel.Verbose, ContentionKeyword | JitLoaderNGenKeywords | GcKeyword)
-            : new EventPipeProvider(RuntimeProvider, EventLevel.Informational, ContentionKeyword | JitLoaderNGenKeywords),
+            ? new EventPipeProvider(RuntimeKeywords.Provider, EventLevel.Verbose, ContentionKeyword | RuntimeKeywords.MethodNames | GcKeyword)
+            : new EventPipeProvider(RuntimeKeywords.Provider, EventLevel.Informational, ContentionKeyword | RuntimeKeywords.MethodNames),
     ];
 
     // The thread reader gets the sample's OS thread id and its frames, innermost first.
@@ -203,12 +201,12 @@ public static class BlockingMeter
                     firstSampleOfThread.Add(key);
                 }
             }
-            else if (e.ProviderName == RuntimeProvider && e.EventName.StartsWith("GC/AllocationTick", StringComparison.Ordinal)
+            else if (e.ProviderName == RuntimeKeywords.Provider && e.EventName.StartsWith("GC/AllocationTick", StringComparison.Ordinal)
                 && e.PayloadByName("AllocationAmount64") is { } amount)
             {
                 allocated = (allocated ?? 0) + Convert.ToInt64(amount, System.Globalization.CultureInfo.InvariantCulture);
             }
-            else if (e.ProviderName == RuntimeProvider && e.EventName.StartsWith("Contention/Start", StringComparison.Ordinal))
+            else if (e.ProviderName == RuntimeKeywords.Provider && e.EventName.StartsWith("Contention/Start", StringComparison.Ordinal))
             {
                 var frames = Frames(e.CallStack());
                 var reading = readThread(e.ThreadID, frames);

@@ -37,7 +37,6 @@ public static class CpuProfiler
     public static readonly TimeSpan DefaultDuration = TimeSpan.FromSeconds(1);
 
     private const string SampleProfilerProvider = "Microsoft-DotNETCore-SampleProfiler";
-    private const long JitLoaderNGenKeywords = 0x10 | 0x8 | 0x20;
     private const int ManagedSample = 2;
 
     // Frames where an idle or blocked thread sits while the sampler still reports it as in managed code: pool workers
@@ -94,7 +93,7 @@ public static class CpuProfiler
         var providers = new[]
         {
             new EventPipeProvider(SampleProfilerProvider, EventLevel.Informational),
-            new EventPipeProvider("Microsoft-Windows-DotNETRuntime", EventLevel.Informational, JitLoaderNGenKeywords),
+            new EventPipeProvider(RuntimeKeywords.Provider, EventLevel.Informational, RuntimeKeywords.MethodNames),
         };
 
         // The operations run on this thread and complete the task at once; no thread waits on another here.

@@ -74,7 +74,7 @@ public static class HtmlReport
         var html = new StringBuilder();
         html.Append("""
             <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>PerfGate budgets</title>
+            <html lang="en"><head><meta charset="utf-8"><title>Performance budgets</title>
             <style>
             body { font-family: system-ui, sans-serif; margin: 24px; color: #222; max-width: 1300px; }
             h1 { margin-bottom: 4px; } h2 { margin-top: 32px; border-bottom: 1px solid #ccc; } h3 { margin: 20px 0 4px; }
@@ -87,7 +87,7 @@ public static class HtmlReport
             .fail { color: #c62828; font-weight: bold; } .warn { color: #b26a00; font-weight: bold; }
             figure { margin: 0; } .note { color: #8a4b00; } summary { cursor: pointer; color: #555; font-size: 13px; }
             </style></head><body>
-            <h1>PerfGate budgets</h1>
+            <h1>Performance budgets</h1>
 
             """);
         var first = results.FirstOrDefault();
