@@ -27,10 +27,11 @@ internal sealed class ChangePointFinder
     /// <summary>
     /// True for the kinds whose figures are timed (latency, rates, efficiency and timed CPU cost), which move with the
     /// machine and are read as a series. Counted and exact kinds (instructions, bytes, counts) move only when the code
-    /// does; one run against its base says all there is.
+    /// does; one run against its base says all there is. So do the paired kinds (head ÷ base in one run): each figure
+    /// is already a change against its base, and a regression is one run's figure, not a new level.
     /// </summary>
     public static bool IsTimed(string kind) =>
-        BudgetKind.TryParse(kind, out var parsed) && (parsed.IsWallClock || parsed == BudgetKind.CpuCostMax);
+        BudgetKind.TryParse(kind, out var parsed) && ((parsed.IsWallClock && !parsed.IsPaired) || parsed == BudgetKind.CpuCostMax);
 
     /// <summary>The settings the finder runs with.</summary>
     public ChangePointSettings Settings => _settings;

@@ -24,8 +24,8 @@ public sealed class BudgetKindTests
     [InlineData("instances-max", BudgetDirection.AtMost, nameof(UnitFamily.Count), false, false, true)]
     [InlineData("working-set-bytes-max", BudgetDirection.AtMost, nameof(UnitFamily.Bytes), false, false, true)]
     [InlineData("gc-committed-bytes-max", BudgetDirection.AtMost, nameof(UnitFamily.Bytes), false, false, true)]
-    [InlineData("vs-base-ratio-max", BudgetDirection.AtMost, nameof(UnitFamily.Ratio), false, false, true)]
-    [InlineData("vs-base-ratio-min", BudgetDirection.AtLeast, nameof(UnitFamily.Ratio), false, false, true)]
+    [InlineData("vs-base-ratio-max", BudgetDirection.AtMost, nameof(UnitFamily.Ratio), false, true, true)]
+    [InlineData("vs-base-ratio-min", BudgetDirection.AtLeast, nameof(UnitFamily.Ratio), false, true, true)]
     public void A_kind_carries_its_direction_unit_family_and_behaviour(
         string name, BudgetDirection direction, string familyName, bool counted, bool wallClock, bool dependsOnCodeGeneration)
     {
