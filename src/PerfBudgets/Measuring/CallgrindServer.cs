@@ -60,7 +60,7 @@ public sealed class CallgrindServer : IDisposable
     /// <summary>
     /// Prepares a folder for the server's profiles; with <paramref name="countStartup"/>, the server is counted from
     /// its first instruction (the dotnet host, the runtime's start, every compilation, the app's <c>Main</c>) until
-    /// <see cref="MeasureStartup"/>, with <see cref="StartupEnvironment"/>. Instrumented from the start, a server takes
+    /// <see cref="MeasureStartup"/>, with the app's own tiering and the overrides <see cref="StartupOverrides"/> lists. Instrumented from the start, a server takes
     /// about three times as long to start under Callgrind (an ASP.NET Core app: about 30 s against 10 s on 2 cores).
     /// </summary>
     /// <exception cref="InstructionMeterException">Valgrind is unavailable here.</exception>
@@ -89,33 +89,25 @@ public sealed class CallgrindServer : IDisposable
             countFromStart: true, instrumentFromStart: _countStartup);
         if (_countStartup)
         {
-            foreach (var (name, value) in StartupEnvironment)
+            var (environment, overridden) = CountedStartSettings.For(arguments.FirstOrDefault(a => a.EndsWith(".dll", StringComparison.OrdinalIgnoreCase)));
+            foreach (var (name, value) in environment)
             {
                 start.Environment[name] = value;
             }
+
+            StartupOverrides = overridden;
         }
 
         return start;
     }
 
     /// <summary>
-    /// The runtime settings of a counted start, over <see cref="InstructionMeter.DeterministicEnvironment"/>'s: tiered
-    /// compilation on, as an app ships (precompiled framework code as it is, the app's methods quickly compiled), with
-    /// call counting off, so no method is recompiled optimized in the background, whose timing under Callgrind would
-    /// move the count (a start runs little but first-tier code anyway), and a method with a loop compiled optimized at
-    /// once rather than through on-stack replacement, whose patchpoints count a loop's iterations in a runtime helper
-    /// that no method name covers (a loop of 150 million iterations at startup was 2.5 billion instructions there).
-    /// Compiled fully optimized instead (the meter's default), the same start counted 2.5 billion instructions rather
-    /// than 1.8. Two processors whatever the machine has: a start sizes pools and queues by the processor count
-    /// (Kestrel's I/O queues, for one), which would make the count the machine's.
+    /// The runtime settings a counted start (<c>countStartup</c>) overrides in the app's own, one line each with what
+    /// the app ships and why the count needs another value (<c>CountedStartSettings</c>); empty until <see cref="StartInfo"/>.
+    /// Tiered compilation is the app's own: its start is counted as it ships, tiered or not. Compiled fully optimized
+    /// instead (the meter's default), the same start counted 2.5 billion instructions rather than 1.8.
     /// </summary>
-    public static IReadOnlyDictionary<string, string> StartupEnvironment { get; } = new Dictionary<string, string>(StringComparer.Ordinal)
-    {
-        ["DOTNET_TieredCompilation"] = "1",
-        ["DOTNET_TC_CallCounting"] = "0",
-        ["DOTNET_TC_QuickJitForLoops"] = "0",
-        ["DOTNET_PROCESSOR_COUNT"] = "2",
-    };
+    public IReadOnlyList<string> StartupOverrides { get; private set; } = [];
 
     /// <summary>
     /// Counts the server's start, from its first instruction to now, as one operation: call it once the server has

@@ -191,9 +191,9 @@ public sealed class CountedRuns : IAsyncLifetime
         using var callgrind = new CallgrindServer(countStartup: true);
         using var app = await AppProcess.StartAsync(TimeSpan.FromMinutes(5), CancellationToken.None, underCallgrind: callgrind,
             environment: CallgrindServer.SteadyServerEnvironment);
-        StartupSettingsNote = app.SettingsNote;
         using var probe = new HttpKeepAliveProbe(app.EndPoint, "/api/employees?count=9") { Timeout = ServerProbeTimeout };
         Expect(probe.Send(), 200);
+        StartupSettingsNote = $"{app.SettingsNote}; runtime as the app's runtimeconfig.json but {string.Join("; ", callgrind.StartupOverrides)}";
         return callgrind.MeasureStartup(app.ProcessId, "Startup.FirstResponse");
     }
 
