@@ -61,7 +61,7 @@ internal static class UploadParser
                 throw Bad($"'results' is not a results.json: {e.Message}", e);
             }
 
-            return new RunUpload(
+            var run = new RunUpload(
                 RequiredText(root, "commit"),
                 RequiredText(root, "branch"),
                 Parents(root, limits.MaxParentsPerCommit),
@@ -71,6 +71,9 @@ internal static class UploadParser
                 resultsJson,
                 figures,
                 Ancestry(root, limits));
+            return AncestryCycle.Find(run.Ancestry.Prepend(new CommitParents(run.Commit, run.Parents))) is { } onCycle
+                ? throw Bad($"'ancestry' is not a history git makes: commit {onCycle} is its own ancestor (a cycle through it).")
+                : run;
         }
     }
 
