@@ -105,6 +105,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         }
 
         app.UseRateLimiter();
+        RequestTextFilter.Use(app);
 
         ResultsEndpoints.Map(app);
         Dashboard.DashboardEndpoints.Map(app);
