@@ -57,7 +57,13 @@ internal static class ResultsEndpoints
         }
 
         var body = await ReadBodyAsync(context.Request, options.MaxUploadBytes, context.RequestAborted);
-        var run = UploadParser.Parse(body, options) with { IdempotencyKey = IdempotencyKey(context.Request) };
+        // The token is checked again as the run is written (in its transaction), not only before the body arrived: a
+        // token revoked while a slow body was arriving stored its run anyway.
+        var run = UploadParser.Parse(body, options) with
+        {
+            IdempotencyKey = IdempotencyKey(context.Request),
+            WriteTokenSha256 = ProjectToken.Hash(BearerToken(context.Request)!),
+        };
         var stored = await storage.AddRunAsync(project, run, context.RequestAborted);
         var location = $"/api/projects/{Uri.EscapeDataString(project)}/runs?commit={Uri.EscapeDataString(run.Commit)}";
         var answer = new { runId = stored.RunId, project, commit = run.Commit, results = run.Results.Count, replayed = stored.Replayed };

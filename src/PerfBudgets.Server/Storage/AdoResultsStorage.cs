@@ -388,10 +388,12 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
     {
         await using var command = Command(connection, transaction, """
             INSERT INTO runs (project_id, commit_sha, branch, runtime, valgrind_version, machine, uploaded_utc, results_json, idempotency_key)
-            SELECT id, @commit, @branch, @runtime, @valgrind, @machine, @uploaded, @results, @key FROM projects WHERE name = @project
+            SELECT id, @commit, @branch, @runtime, @valgrind, @machine, @uploaded, @results, @key FROM projects
+            WHERE name = @project AND (@token IS NULL OR token_sha256 = @token)
             RETURNING id, project_id
             """);
         Add(command, "@project", project, DbType.String);
+        Add(command, "@token", run.WriteTokenSha256, DbType.Binary);
         Add(command, "@commit", run.Commit, DbType.String);
         Add(command, "@branch", run.Branch, DbType.String);
         Add(command, "@runtime", run.Runtime, DbType.String);
@@ -403,7 +405,9 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
         await using var reader = await command.ExecuteReaderAsync(cancellationToken);
         return await reader.ReadAsync(cancellationToken)
             ? (reader.GetInt64(0), reader.GetInt64(1))
-            : throw new ServerInputException(404, $"There is no project '{project}'.");
+            : run.WriteTokenSha256 is null
+                ? throw new ServerInputException(404, $"There is no project '{project}'.")
+                : throw new ServerInputException(403, $"Project '{project}''s write token was revoked or replaced while the upload arrived; nothing was stored.");
     }
 
     internal static DbCommand Command(DbConnection connection, DbTransaction? transaction, string sql)
