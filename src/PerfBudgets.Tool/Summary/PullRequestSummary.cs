@@ -71,14 +71,14 @@ internal static class PullRequestSummary
 
             foreach (var r in failed.Where(r => r.Attribution is not null))
             {
-                text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"- {r.Budget}: {r.Attribution!.Summary}");
+                text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"- {Text(r.Budget)}: {Text(r.Attribution!.Summary)}");
             }
         }
 
         if (notMeasured.Count > 0)
         {
             text.AppendLine().AppendLine(CultureInfo.InvariantCulture,
-                $"Not measured: {string.Join(", ", notMeasured.Select(r => r.Detail is { Length: > 0 } why ? $"{r.Budget} ({why})" : r.Budget))}.");
+                $"Not measured: {string.Join(", ", notMeasured.Select(r => r.Detail is { Length: > 0 } why ? $"{Text(r.Budget)} ({Text(why)})" : Text(r.Budget)))}.");
         }
 
         text.AppendLine();
@@ -201,17 +201,17 @@ internal static class PullRequestSummary
                 continue;
             }
 
-            text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"{r.Budget}, the methods that moved:").AppendLine();
+            text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"{Text(r.Budget)}, the methods that moved:").AppendLine();
             text.AppendLine("| Method | Base | Head | Unit | Change |").AppendLine("|---|---:|---:|---|---:|");
             foreach (var (name, baseEntry, headEntry) in moved.Take(MethodsShown))
             {
                 text.AppendLine(CultureInfo.InvariantCulture,
-                    $"| `{Cell(name)}` | {(baseEntry is null ? "—" : Figures.Format(baseEntry.Value))} | {(headEntry is null ? "—" : Figures.Format(headEntry.Value))} | {(headEntry ?? baseEntry)!.Unit} | {(headEntry is null ? "gone" : baseEntry is null ? "new" : Change(baseEntry.Value, headEntry.Value))} |");
+                    $"| {Text(name)} | {(baseEntry is null ? "—" : Figures.Format(baseEntry.Value))} | {(headEntry is null ? "—" : Figures.Format(headEntry.Value))} | {Text((headEntry ?? baseEntry)!.Unit)} | {(headEntry is null ? "gone" : baseEntry is null ? "new" : Change(baseEntry.Value, headEntry.Value))} |");
             }
 
             if (r.Attribution?.Change is { Length: > 0 } change)
             {
-                text.AppendLine().AppendLine(change);
+                text.AppendLine().AppendLine(Text(change));
             }
         }
 
@@ -270,9 +270,6 @@ internal static class PullRequestSummary
         var b => Figures.Percent((after - b.Value) / Math.Abs(b.Value) * 100, signed: true),
     };
 
-    // A pipe would end a markdown table's cell, even inside backticks; a method name is whatever the profiler reported.
-    private static string Cell(string text) => text.Replace("|", "\\|", StringComparison.Ordinal);
-
     // Enough of a SHA to find it; a name that is not a SHA is left whole.
     private static string Short(string commit) => commit.Length == 40 ? commit[..10] : commit;
 
@@ -282,13 +279,20 @@ internal static class PullRequestSummary
         commit.Length > 0 && commit.All(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '_' or '-' or '/') ? $"`{Short(commit)}`" : Text(commit);
 
     /// <summary>
-    /// Text from a results file or the server (budget names, units, commits, a branch) made inert in markdown: GitHub
-    /// renders some HTML and every emphasis, link and table mark, so whatever the server answers reaches the pull
-    /// request as the characters it is. Line breaks become spaces (one would end a table row or a list item).
+    /// Text from a results file or the server (budget names, units, commits, a branch, either run's attribution: its
+    /// method names, units, summary and change, a budget's detail) made inert in markdown: GitHub renders some HTML and
+    /// every emphasis, link, image, heading and table mark, so whatever a run or the server holds reaches the pull
+    /// request as the characters it is. Line breaks become spaces (one would end a table row or a list item), and a
+    /// text that starts a line cannot start a list, a quote or a heading's underline.
     /// </summary>
     internal static string Text(string text)
     {
         var escaped = new StringBuilder(text.Length);
+        if (text.Length > 0 && text[0] is '-' or '+' or '=')
+        {
+            escaped.Append('\\');
+        }
+
         foreach (var c in text)
         {
             _ = c switch
