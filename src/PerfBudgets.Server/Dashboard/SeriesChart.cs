@@ -71,16 +71,19 @@ internal static class SeriesChart
             }
         }
 
+        // A page's first point may have changed from the run before the page (read to tell, then dropped): its mark
+        // names the new value alone. Reaching back for the old one threw for every page that began at a change.
         for (var i = 0; i < series.Count; i++)
         {
+            var before = i > 0 ? series[i - 1] : null;
             if (series[i].LimitChanged)
             {
-                Mark(svg, "re-recording", X(i), $"limit changed at {series[i].Commit}: {HtmlPage.Number(series[i - 1].Limit)} to {HtmlPage.Number(series[i].Limit)}");
+                Mark(svg, "re-recording", X(i), $"limit changed at {series[i].Commit}: {(before is null ? "" : $"{HtmlPage.Number(before.Limit)} ")}to {HtmlPage.Number(series[i].Limit)}");
             }
 
             if (series[i].RuntimeChanged)
             {
-                Mark(svg, "runtime-change", X(i), $"runtime changed at {series[i].Commit}: {series[i - 1].Runtime} to {series[i].Runtime}");
+                Mark(svg, "runtime-change", X(i), $"runtime changed at {series[i].Commit}: {(before is null ? "" : $"{before.Runtime} ")}to {series[i].Runtime}");
             }
         }
 

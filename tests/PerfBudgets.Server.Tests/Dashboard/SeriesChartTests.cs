@@ -42,4 +42,16 @@ public sealed class SeriesChartTests
         System.Text.RegularExpressions.Regex.Matches(svg, "<circle ").Should().HaveCount(3);
         svg.Should().Contain("cy=\"272.9\"").And.Contain("cy=\"150\"").And.Contain("cy=\"27.1\"").And.Contain(">1.798E+308</text>");
     }
+
+    [Fact]
+    public void A_page_whose_first_run_changed_the_limit_or_runtime_marks_it_with_the_new_value()
+    {
+        // The page's first point changed from a run on the page before (the fuzz test found the chart reaching back for it: 500).
+        var series = new[] { new SeriesPoint(7, "c7", "main", DateTimeOffset.UnixEpoch, ".NET 10.0.13", null, "allocated-bytes-per-op", "B/op", 120, 250, "pass",
+            LimitChanged: true, RuntimeChanged: true) };
+
+        var svg = SeriesChart.Render(series, []);
+
+        svg.Should().Contain("limit changed at c7: to 250").And.Contain("runtime changed at c7: to .NET 10.0.13");
+    }
 }

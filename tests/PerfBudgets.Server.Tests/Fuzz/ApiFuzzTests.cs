@@ -56,7 +56,7 @@ public abstract class ApiFuzzTests
 
         var database = Postgres is null ? "SQLite" : "PostgreSQL";
         TestContext.Current.TestOutputHelper?.WriteLine(
-            $"fuzz on {database}, seed {Seed}, {clock.Elapsed.TotalSeconds:0} s: {bodies} bodies tried ({accepted} stored), {reads} reads, {failures.Count} 5xx");
+            $"fuzz on {database}, seed {Seed}, {clock.Elapsed.TotalSeconds:0} s: {bodies} bodies tried ({accepted} stored), {reads} reads, {failures.Count} 5xx or broken off");
         failures.Should().BeEmpty();
         bodies.Should().BeGreaterThan(50, "the run tried enough bodies to mean something");
     }
@@ -80,11 +80,28 @@ public abstract class ApiFuzzTests
         yield return "";
     }
 
+    // A 5xx, or an answer the server broke off (an exception while it wrote the body: the status line had gone).
     private static void Check(int status, string what, List<string> failures)
     {
-        if (status >= 500)
+        if (status is >= 500 or BrokenOff)
         {
-            failures.Add($"{status} for {what}");
+            failures.Add($"{(status == BrokenOff ? "broken off" : status)} for {what}");
+        }
+    }
+
+    private const int BrokenOff = -1;
+
+    private static async Task<int> StatusAsync(Func<Task<HttpResponseMessage>> send)
+    {
+        try
+        {
+            using var response = await send();
+            await response.Content.LoadIntoBufferAsync(TestContext.Current.CancellationToken);
+            return (int)response.StatusCode;
+        }
+        catch (HttpRequestException)
+        {
+            return BrokenOff;
         }
     }
 
@@ -104,15 +121,11 @@ public abstract class ApiFuzzTests
             request.Headers.TryAddWithoutValidation("Idempotency-Key", key);
         }
 
-        using var response = await server.Http.SendAsync(request, TestContext.Current.CancellationToken);
-        return (int)response.StatusCode;
+        return await StatusAsync(() => server.Http.SendAsync(request, TestContext.Current.CancellationToken));
     }
 
-    private static async Task<int> GetAsync(RunningResultsServer server, string url)
-    {
-        using var response = await server.Http.GetAsync(url, TestContext.Current.CancellationToken);
-        return (int)response.StatusCode;
-    }
+    private static Task<int> GetAsync(RunningResultsServer server, string url) =>
+        StatusAsync(() => server.Http.GetAsync(url, TestContext.Current.CancellationToken));
 }
 
 /// <summary>The fuzz test on SQLite.</summary>
