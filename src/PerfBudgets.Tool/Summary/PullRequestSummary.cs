@@ -206,7 +206,7 @@ internal static class PullRequestSummary
             foreach (var (name, baseEntry, headEntry) in moved.Take(MethodsShown))
             {
                 text.AppendLine(CultureInfo.InvariantCulture,
-                    $"| {Text(name)} | {(baseEntry is null ? "—" : Figures.Format(baseEntry.Value))} | {(headEntry is null ? "—" : Figures.Format(headEntry.Value))} | {Text((headEntry ?? baseEntry)!.Unit)} | {(headEntry is null ? "gone" : baseEntry is null ? "new" : Change(baseEntry.Value, headEntry.Value))} |");
+                    $"| {MethodName(name)} | {(baseEntry is null ? "—" : Figures.Format(baseEntry.Value))} | {(headEntry is null ? "—" : Figures.Format(headEntry.Value))} | {Text((headEntry ?? baseEntry)!.Unit)} | {(headEntry is null ? "gone" : baseEntry is null ? "new" : Change(baseEntry.Value, headEntry.Value))} |");
             }
 
             if (r.Attribution?.Change is { Length: > 0 } change)
@@ -269,6 +269,13 @@ internal static class PullRequestSummary
         0 => after > 0 ? "up from 0" : "down from 0",
         var b => Figures.Percent((after - b.Value) / Math.Abs(b.Value) * 100, signed: true),
     };
+
+    // A method name as code, where nothing in it can end the code span (a backtick) or the line; a pipe would still end
+    // the table's cell, even inside backticks, and is escaped as GitHub reads it. Any other name is escaped text.
+    private static string MethodName(string name) =>
+        name.Contains('`', StringComparison.Ordinal) || name.Contains('\n', StringComparison.Ordinal) || name.Contains('\r', StringComparison.Ordinal)
+            ? Text(name)
+            : $"`{name.Replace("|", "\\|", StringComparison.Ordinal)}`";
 
     // Enough of a SHA to find it; a name that is not a SHA is left whole.
     private static string Short(string commit) => commit.Length == 40 ? commit[..10] : commit;

@@ -21,7 +21,9 @@ public sealed class PullRequestSummaryInjectionTests
     [Fact]
     public void Fields_of_the_base_and_the_head_run_render_as_text()
     {
-        var baseRun = Run(measured: 100, attribution: new Attribution($"base {Hostile}", [new AttributionEntry($"Base.Method {Hostile}", 60, $"instr {Hostile}", 0.6)],
+        // A method name without a backtick stays a code span, in which nothing renders but the text.
+        var baseRun = Run(measured: 100, attribution: new Attribution($"base {Hostile}", [new AttributionEntry($"Base.Method {Hostile}", 60, $"instr {Hostile}", 0.6),
+            new AttributionEntry("Generic<img src=x>.Method|[x](y)", 5, "instr", 0.05)],
             Change: $"base change {Hostile}"));
         // The head fails, so its attribution's summary is printed too; only the head's change is.
         var head = Run(measured: 2000, verdict: BudgetVerdict.Fail, attribution: new Attribution($"head summary {Hostile}", [new AttributionEntry($"Head.Method {Hostile}", 150, $"instr {Hostile}", 0.75)],
@@ -35,6 +37,8 @@ public sealed class PullRequestSummaryInjectionTests
         // The summary's own headings are h2 and h3; nothing a run wrote adds an element.
         html.Should().NotContain("<a ").And.NotContain("<img").And.NotContain("<h1").And.NotContain("<code>x</code>").And.NotContain("<strong>bold");
         html.Should().Contain("&lt;img src=x onerror=alert(1)&gt;").And.Contain("[click](https://evil.example)").And.Contain("# Owned `x` **bold**");
+        // Markdig keeps the pipe's backslash inside a code span; GitHub drops it.
+        html.Should().Contain("<code>Generic&lt;img src=x&gt;.Method\\|[x](y)</code>");
         markdown.Split('\n').Should().NotContain(line => line.StartsWith("# Owned", StringComparison.Ordinal));
         foreach (var field in new[] { "Budget.Instructions", "Base.Method", "Head.Method", "head change", "head summary", "Skipped", "why " })
         {
