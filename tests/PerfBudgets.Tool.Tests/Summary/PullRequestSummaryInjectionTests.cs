@@ -49,9 +49,9 @@ public sealed class PullRequestSummaryInjectionTests
     [Fact]
     public void A_field_that_starts_a_line_cannot_start_a_list_or_a_heading_underline()
     {
-        PullRequestSummary.Text("- item").Should().Be("\\- item");
-        PullRequestSummary.Text("=====").Should().Be("\\=====");
-        PullRequestSummary.Text("a-b").Should().Be("a-b");
+        MarkdownText.Text("- item").Should().Be("\\- item");
+        MarkdownText.Text("=====").Should().Be("\\=====");
+        MarkdownText.Text("a-b").Should().Be("a-b");
     }
 
     private static BudgetResult Run(double measured, Attribution? attribution = null, string budget = $"Budget.Instructions {Hostile}",
