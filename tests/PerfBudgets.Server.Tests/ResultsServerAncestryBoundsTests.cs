@@ -78,6 +78,24 @@ public abstract class ResultsServerAncestryBoundsTests
     }
 
     [Fact]
+    public async Task A_walk_ends_with_its_request()
+    {
+        await using var server = await StartAsync();
+        await StoreDenseCycleAsync(server);
+        using var request = CancellationTokenSource.CreateLinkedTokenSource(TestContext.Current.CancellationToken);
+        request.CancelAfter(TimeSpan.FromMilliseconds(200));
+
+        // No row bound and a minute's time limit: only the request's end stops this walk.
+        var watch = Stopwatch.StartNew();
+        var walk = () => server.Server.Storage.NearestAncestorWithRunAsync(RunningResultsServer.Project, "g5", [],
+            new PerfBudgets.Server.Storage.AncestorSearch(MaxDepth: 1_000, MaxRows: int.MaxValue, Timeout: TimeSpan.FromMinutes(1)), request.Token);
+
+        await walk.Should().ThrowAsync<OperationCanceledException>();
+        TestContext.Current.TestOutputHelper?.WriteLine($"cancelled walk: {watch.Elapsed.TotalMilliseconds:0} ms");
+        watch.Elapsed.Should().BeLessThan(TimeSpan.FromSeconds(3), "the statement is stopped, not run to its end (16-18 s)");
+    }
+
+    [Fact]
     public async Task The_nearest_ancestor_is_still_found_through_a_merge_heavy_acyclic_graph()
     {
         await using var server = await StartAsync();
