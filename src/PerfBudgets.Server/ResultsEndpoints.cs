@@ -57,7 +57,13 @@ internal static class ResultsEndpoints
         }
 
         var body = await ReadBodyAsync(context.Request, options.MaxUploadBytes, context.RequestAborted);
-        var run = UploadParser.Parse(body, options) with { IdempotencyKey = IdempotencyKey(context.Request) };
+        // The token is checked again as the run is written (in its transaction), not only before the body arrived: a
+        // token revoked while a slow body was arriving stored its run anyway.
+        var run = UploadParser.Parse(body, options) with
+        {
+            IdempotencyKey = IdempotencyKey(context.Request),
+            WriteTokenSha256 = ProjectToken.Hash(BearerToken(context.Request)!),
+        };
         var stored = await storage.AddRunAsync(project, run, context.RequestAborted);
         var location = $"/api/projects/{Uri.EscapeDataString(project)}/runs?commit={Uri.EscapeDataString(run.Commit)}";
         var answer = new { runId = stored.RunId, project, commit = run.Commit, results = run.Results.Count, replayed = stored.Replayed };
@@ -104,12 +110,16 @@ internal static class ResultsEndpoints
                 $"?parents= names {parents.Length} commits; this server takes at most {options.MaxParentsPerCommit} (MaxParentsPerCommit).");
         }
 
-        var nearest = await storage.NearestAncestorWithRunAsync(project, commit, parents, options.MaxAncestorDepth, context.RequestAborted);
-        var message = nearest is null
-            ? $"Project '{project}' has no run of commit {commit}, and none of an ancestor it knows of (pass ?parents= to name the commit's parents)."
-            : $"Project '{project}' has no run of commit {commit}; the nearest ancestor with a run is {nearest}.";
+        var nearest = await storage.NearestAncestorWithRunAsync(project, commit, parents, AncestorSearch.From(options), context.RequestAborted);
+        var message = nearest switch
+        {
+            { Commit: { } found } => $"Project '{project}' has no run of commit {commit}; the nearest ancestor with a run is {found}.",
+            { StoppedBy: { } bound } =>
+                $"Project '{project}' has no run of commit {commit}, and none of an ancestor found before the search reached its bound ({bound}); a farther one may have a run.",
+            _ => $"Project '{project}' has no run of commit {commit}, and none of an ancestor it knows of (pass ?parents= to name the commit's parents).",
+        };
         return Results.Problem(statusCode: StatusCodes.Status404NotFound, detail: message,
-            extensions: new Dictionary<string, object?> { ["nearestAncestor"] = nearest });
+            extensions: new Dictionary<string, object?> { ["nearestAncestor"] = nearest.Commit });
     }
 
     // Every budget of the project's latest run on ?branch= (main when absent), by name.

@@ -18,12 +18,14 @@ namespace PerfBudgets.Server;
 internal sealed class ResultsServer : IAsyncDisposable
 {
     private readonly WebApplication _app;
+    private readonly string _url;
     private bool _started;
 
-    private ResultsServer(WebApplication app, AdoResultsStorage storage)
+    private ResultsServer(WebApplication app, AdoResultsStorage storage, string url)
     {
         _app = app;
         Storage = storage;
+        _url = url;
     }
 
     /// <summary>The storage the server writes to (tests read it back directly).</summary>
@@ -105,12 +107,13 @@ internal sealed class ResultsServer : IAsyncDisposable
         }
 
         app.UseRateLimiter();
+        RequestTextFilter.Use(app);
 
         ResultsEndpoints.Map(app);
         Dashboard.DashboardEndpoints.Map(app);
         Dashboard.SignInEndpoints.Map(app);
         Changes.ChangesEndpoints.Map(app);
-        return new ResultsServer(app, storage);
+        return new ResultsServer(app, storage, options.Url);
     }
 
     // Every request but an upload shares one concurrency limit; uploads are never queued behind readers.
@@ -154,10 +157,20 @@ internal sealed class ResultsServer : IAsyncDisposable
         return forwarded;
     }
 
-    public Task StartAsync(CancellationToken cancellationToken = default)
+    public async Task StartAsync(CancellationToken cancellationToken = default)
     {
-        _started = true;
-        return _app.StartAsync(cancellationToken);
+        try
+        {
+            await _app.StartAsync(cancellationToken);
+            _started = true;
+        }
+        catch (Exception e) when (e is InvalidOperationException or System.Security.Cryptography.CryptographicException
+            && _url.Contains("https://", StringComparison.OrdinalIgnoreCase))
+        {
+            // Kestrel's own words name `dotnet dev-certs`, a developer's tool; an operator needs the server's options.
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"{_url} is https, and Kestrel has no certificate it can use: give --certificate FILE (PEM or PFX) and --certificate-key FILE for a PEM without its key. Kestrel: {e.Message.ReplaceLineEndings(" ")}", e);
+        }
     }
 
     /// <summary>Serves until the process is stopped (Ctrl+C).</summary>

@@ -76,6 +76,19 @@ internal sealed record ResultsServerOptions
     public int MaxAncestorDepth { get; init; } = 1_000;
 
     /// <summary>
+    /// The most rows (a commit at a distance) one nearest-ancestor search visits: 4,000, four times a 1,000-generation
+    /// linear history. Commits are sent by writers: a thousand of them each naming sixteen of the others made every
+    /// anonymous miss walk a million rows (16-18 s) before this bound; a search stopped by it says so.
+    /// </summary>
+    public int MaxAncestorRows { get; init; } = 4_000;
+
+    /// <summary>
+    /// How long one nearest-ancestor search may take before it is stopped and answered as a miss that says so: 1 s,
+    /// a hundred times what a 1,000-generation walk takes alone.
+    /// </summary>
+    public TimeSpan AncestorSearchTimeout { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
     /// The reverse proxies (IP addresses, or networks as <c>10.0.0.0/8</c>) whose <c>X-Forwarded-For</c>,
     /// <c>X-Forwarded-Proto</c> and <c>X-Forwarded-Host</c> are believed, so that behind a proxy that ends TLS a request
     /// is seen as the browser made it (https, the public host): the sign-in's origin check passes and its cookie is
@@ -181,6 +194,8 @@ internal sealed record ResultsServerOptions
         Positive(MaxResultsPerUpload, nameof(MaxResultsPerUpload));
         Positive(MaxAncestryPerUpload, nameof(MaxAncestryPerUpload));
         Positive(MaxAncestorDepth, nameof(MaxAncestorDepth));
+        Positive(MaxAncestorRows, nameof(MaxAncestorRows));
+        Positive(AncestorSearchTimeout.Ticks, nameof(AncestorSearchTimeout));
         Positive(SignInLifetime.Ticks, nameof(SignInLifetime));
         Positive(MaxCachedChangeSets, nameof(MaxCachedChangeSets));
         Positive(ChangePointRuns, nameof(ChangePointRuns));

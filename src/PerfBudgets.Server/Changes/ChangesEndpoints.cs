@@ -45,13 +45,22 @@ internal static class ChangesEndpoints
             throw new ServerInputException(StatusCodes.Status400BadRequest, "minRuns is at least 2: a level of one run is one run.");
         }
 
+        // Two levels of minRuns each must fit in the runs searched; a larger one (2147483647 overflowed the finder's
+        // 2 × minRuns, a 500) can find nothing.
+        var searched = context.RequestServices.GetRequiredService<ResultsServerOptions>().ChangePointRuns;
+        if (settings.MinSegmentLength > searched / 2)
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"minRuns is at most {searched / 2}: two levels of it must fit in the {searched} newest runs searched (ChangePointRuns).");
+        }
+
         var thresholds = context.RequestServices.GetRequiredService<ShiftThresholds>();
         var cache = context.RequestServices.GetRequiredService<ChangePointCache>();
         var question = string.Create(CultureInfo.InvariantCulture, $"changes\n{project}\n{branch}\n{last}\n{settings.MinSegmentLength}\n{settings.MinRelativeShift:R}");
         // Not the request's cancellation: the computation may be shared with other requests asking the same.
         var changes = await cache.GetOrComputeAsync(question, await storage.RunsVersionAsync(project, context.RequestAborted),
             () => ProjectChanges.FindAsync(storage, project, branch, last, new ChangePointFinder(settings), thresholds,
-                context.RequestServices.GetRequiredService<ResultsServerOptions>().ChangePointRuns, CancellationToken.None));
+                searched, CancellationToken.None));
         return Results.Json(new
         {
             project,

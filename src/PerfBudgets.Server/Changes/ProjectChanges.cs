@@ -33,9 +33,9 @@ internal static class ProjectChanges
 
             // Runs that measured nothing, or measured it as another kind (a budget redefined), are no level of it.
             var series = (await storage.GetSeriesPageAsync(project, budget.Budget, branch, windowRuns, null, cancellationToken)).Points
-                .Where(p => p.Kind == budget.Kind && p.Verdict != "not-measured" && double.IsFinite(p.Measured))
+                .Where(p => p.Kind == budget.Kind && p.Verdict != "not-measured" && p.Measured is not null)
                 .ToList();
-            foreach (var change in finder.Find(series.Select(p => new CommitFigure(p.Commit, p.Measured)).ToList(), minShift, minAbsolute))
+            foreach (var change in finder.Find(series.Select(p => new CommitFigure(p.Commit, p.Measured!.Value)).ToList(), minShift, minAbsolute))
             {
                 var runsAfter = series.Count - change.Index;
                 if (lastRuns is { } last && runsAfter > last)

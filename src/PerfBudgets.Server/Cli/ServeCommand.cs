@@ -30,6 +30,7 @@ internal static class ServeCommand
         var maxResults = Limit("--max-results-per-upload", "The most figures one upload may hold.", defaults.MaxResultsPerUpload);
         var maxAncestry = Limit("--max-ancestry-per-upload", "The most ancestry entries (commits with their parents) one upload may send.", defaults.MaxAncestryPerUpload);
         var maxDepth = Limit("--max-ancestor-depth", "How many generations the nearest-ancestor search walks.", defaults.MaxAncestorDepth);
+        var maxRows = Limit("--max-ancestor-rows", "How many commits (at a distance) the nearest-ancestor search visits in all.", defaults.MaxAncestorRows);
         var maxReads = Limit("--max-concurrent-reads", "How many reads (every request but an upload) are worked on at once; more wait in a queue.", defaults.MaxConcurrentReads);
         var maxQueued = Limit("--max-queued-reads", "How many reads may wait for a slot; past that a read is 503.", defaults.MaxQueuedReads);
         var runsPerPage = Limit("--runs-per-page", "How many runs a budget's dashboard page shows at a time.", defaults.RunsPerPage);
@@ -52,7 +53,7 @@ internal static class ServeCommand
         };
         var command = new RootCommand("perfbudgets-server: the results server of PerfBudgets runs, uploaded from CI, kept in a database, served back as the baseline of any commit, with its dashboard.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken,
             budgets, shiftDefaults, postgresFile, trustedProxies, allowedHosts, certificate, certificateKey, retainDays, retainRuns, prune,
-            maxParents, maxResults, maxAncestry, maxDepth, maxReads, maxQueued, runsPerPage, changePointRuns };
+            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns };
         command.SetAction((parseResult, cancellationToken) => RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -86,6 +87,7 @@ internal static class ServeCommand
                 MaxResultsPerUpload = parseResult.GetValue(maxResults),
                 MaxAncestryPerUpload = parseResult.GetValue(maxAncestry),
                 MaxAncestorDepth = parseResult.GetValue(maxDepth),
+                MaxAncestorRows = parseResult.GetValue(maxRows),
                 MaxConcurrentReads = parseResult.GetValue(maxReads),
                 MaxQueuedReads = parseResult.GetValue(maxQueued),
                 RunsPerPage = parseResult.GetValue(runsPerPage),

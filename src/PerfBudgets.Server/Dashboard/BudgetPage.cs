@@ -83,7 +83,7 @@ internal static class BudgetPage
                 : Invariant($"{p.UploadedUtc.UtcDateTime:yyyy-MM-dd HH:mm}{(measuredTimes > 0 ? "*" : "")}");
             body.Append(Invariant($"<tr class=\"run{(p.Failed ? " failed" : "")}{notes}\"><td class=\"number\">{p.RunId}</td><td>{HtmlPage.Commit(p.Commit, commitUrlTemplate)}</td>"));
             body.Append(Invariant($"<td>{HtmlPage.Encode(p.Branch)}</td><td class=\"time\">{time}</td><td>{HtmlPage.Encode(p.Runtime)}</td><td>{HtmlPage.Encode(p.ValgrindVersion ?? "–")}</td>"));
-            body.Append(Invariant($"<td class=\"number\">{HtmlPage.Number(p.Measured)}</td><td class=\"number\">{HtmlPage.Number(p.Limit)}{(p.LimitChanged ? " (re-recorded)" : "")}</td>{HtmlPage.VerdictCell(p.Verdict)}</tr>"));
+            body.Append(Invariant($"<td class=\"number\">{HtmlPage.Figure(p.Measured)}</td><td class=\"number\">{HtmlPage.Number(p.Limit)}{(p.LimitChanged ? " (re-recorded)" : "")}</td>{HtmlPage.VerdictCell(p.Verdict)}</tr>"));
         }
 
         body.Append("</tbody></table>");

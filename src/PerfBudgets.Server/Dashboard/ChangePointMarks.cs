@@ -35,9 +35,9 @@ internal static class ChangePointMarks
         // The step the latest run's recorded noise gives, as the changes endpoint takes it from the branch's latest run.
         var (minShift, minAbsolute, _) = thresholds.For(budget, kind, ShiftThresholds.Recorded(series[^1].Noise, series[^1].NoiseAbsolute));
         var measured = series.Select((point, index) => (Point: point, Index: index))
-            .Where(p => p.Point.Kind == kind && p.Point.Verdict != "not-measured" && double.IsFinite(p.Point.Measured))
+            .Where(p => p.Point.Kind == kind && p.Point.Verdict != "not-measured" && p.Point.Measured is not null)
             .ToList();
-        return new ChangePointFinder().Find(measured.Select(p => new CommitFigure(p.Point.Commit, p.Point.Measured)).ToList(), minShift, minAbsolute)
+        return new ChangePointFinder().Find(measured.Select(p => new CommitFigure(p.Point.Commit, p.Point.Measured!.Value)).ToList(), minShift, minAbsolute)
             .Select(change => change with { Index = measured[change.Index].Index })
             .ToList();
     }

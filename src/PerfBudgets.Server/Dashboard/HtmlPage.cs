@@ -71,6 +71,9 @@ internal static class HtmlPage
     public static string Number(double? value) =>
         value is { } v ? v.ToString("0.###", CultureInfo.InvariantCulture) : "–";
 
+    /// <summary>A measured figure as the tables show it; one the gate could not measure (stored as null) says so.</summary>
+    public static string Figure(double? measured) => measured is null ? "not measured" : Number(measured);
+
     /// <summary>The verdict as a cell: FAILED in capitals for a failure, so it reads without colour too.</summary>
     public static string VerdictCell(string verdict) =>
         $"<td class=\"verdict verdict-{Encode(verdict)}\">{(verdict == "fail" ? "FAILED" : Encode(verdict))}</td>";

@@ -30,11 +30,11 @@ internal static class ProjectPage
         body.Append("<table class=\"budgets\"><thead><tr><th>budget</th><th>kind</th><th>measured</th><th>limit</th><th>unit</th><th>of limit</th><th>verdict</th></tr></thead><tbody>");
         foreach (var b in budgets)
         {
-            var share = b.Limit is > 0 and var limit ? (b.Measured / limit).ToString("0%", CultureInfo.InvariantCulture) : "";
+            var share = b.Limit is > 0 and var limit && b.Measured is { } measured ? (measured / limit).ToString("0%", CultureInfo.InvariantCulture) : "";
             var link = $"/projects/{HtmlPage.Segment(project)}/budgets/{HtmlPage.Segment(b.Budget)}?branch={HtmlPage.Segment(branch)}";
             body.Append(Invariant($"<tr class=\"budget{(b.Failed ? " failed" : "")}\" data-budget=\"{HtmlPage.Encode(b.Budget)}\">"));
             body.Append(Invariant($"<td><a href=\"{HtmlPage.Encode(link)}\">{HtmlPage.Encode(b.Budget)}</a></td><td>{HtmlPage.Encode(b.Kind)}</td>"));
-            body.Append(Invariant($"<td class=\"number\">{HtmlPage.Number(b.Measured)}</td><td class=\"number\">{HtmlPage.Number(b.Limit)}</td>"));
+            body.Append(Invariant($"<td class=\"number\">{HtmlPage.Figure(b.Measured)}</td><td class=\"number\">{HtmlPage.Number(b.Limit)}</td>"));
             body.Append(Invariant($"<td>{HtmlPage.Encode(b.Unit)}</td><td class=\"number\">{share}</td>{HtmlPage.VerdictCell(b.Verdict)}</tr>"));
         }
 

@@ -30,7 +30,8 @@ internal static class SeriesChart
         ArgumentNullException.ThrowIfNull(changePoints);
         var (low, high) = YRange(series);
         double X(int index) => series.Count == 1 ? Left + (Width - Left - Right) / 2 : Left + index * (Width - Left - Right) / (series.Count - 1);
-        double Y(double value) => Top + (high - value) / (high - low) * (Height - Top - Bottom);
+        // In halves: the span of figures near ±1.7e308 overflows a double, and every point was drawn at NaN.
+        double Y(double value) => Top + (high / 2 - value / 2) / (high / 2 - low / 2) * (Height - Top - Bottom);
 
         var svg = new StringBuilder();
         svg.Append(Invariant($"<svg class=\"series\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{Width}\" height=\"{Height}\" viewBox=\"0 0 {Width} {Height}\" role=\"img\" aria-label=\"figure per run\">"));
@@ -38,7 +39,7 @@ internal static class SeriesChart
         svg.Append(Invariant($"<line x1=\"{Left}\" y1=\"{Top}\" x2=\"{Left}\" y2=\"{Height - Bottom}\" stroke=\"#8c959f\"/>"));
         svg.Append(Invariant($"<line x1=\"{Left}\" y1=\"{Height - Bottom}\" x2=\"{Width - Right}\" y2=\"{Height - Bottom}\" stroke=\"#8c959f\"/>"));
         svg.Append(Invariant($"<text class=\"y-label\" x=\"{Left - 6}\" y=\"{Y(high) + 4:0.#}\" text-anchor=\"end\">{AxisLabel(high)}</text>"));
-        svg.Append(Invariant($"<text class=\"y-label\" x=\"{Left - 6}\" y=\"{Y((low + high) / 2) + 4:0.#}\" text-anchor=\"end\">{AxisLabel((low + high) / 2)}</text>"));
+        svg.Append(Invariant($"<text class=\"y-label\" x=\"{Left - 6}\" y=\"{Y(low / 2 + high / 2) + 4:0.#}\" text-anchor=\"end\">{AxisLabel(low / 2 + high / 2)}</text>"));
         if (low <= 0 && high >= 0)
         {
             // The axis holds 0 (from it, or across it for figures around it): its foot is what it says.
@@ -70,16 +71,19 @@ internal static class SeriesChart
             }
         }
 
+        // A page's first point may have changed from the run before the page (read to tell, then dropped): its mark
+        // names the new value alone. Reaching back for the old one threw for every page that began at a change.
         for (var i = 0; i < series.Count; i++)
         {
+            var before = i > 0 ? series[i - 1] : null;
             if (series[i].LimitChanged)
             {
-                Mark(svg, "re-recording", X(i), $"limit changed at {series[i].Commit}: {HtmlPage.Number(series[i - 1].Limit)} to {HtmlPage.Number(series[i].Limit)}");
+                Mark(svg, "re-recording", X(i), $"limit changed at {series[i].Commit}: {(before is null ? "" : $"{HtmlPage.Number(before.Limit)} ")}to {HtmlPage.Number(series[i].Limit)}");
             }
 
             if (series[i].RuntimeChanged)
             {
-                Mark(svg, "runtime-change", X(i), $"runtime changed at {series[i].Commit}: {series[i - 1].Runtime} to {series[i].Runtime}");
+                Mark(svg, "runtime-change", X(i), $"runtime changed at {series[i].Commit}: {(before is null ? "" : $"{before.Runtime} ")}to {series[i].Runtime}");
             }
         }
 
@@ -107,17 +111,18 @@ internal static class SeriesChart
             svg.Append(Invariant($"<path class=\"limit\" d=\"{limit}\"><title>limit</title></path>"));
         }
 
-        if (series.Count > 1)
+        // A run that measured nothing has no point; the line joins the runs that did.
+        var drawn = series.Select((p, i) => (Point: p, Index: i)).Where(p => p.Point.Measured is not null).ToList();
+        if (drawn.Count > 1)
         {
             svg.Append("<polyline class=\"figure\" points=\"");
-            svg.AppendJoin(' ', series.Select((p, i) => Invariant($"{X(i):0.#},{Y(p.Measured):0.#}")));
+            svg.AppendJoin(' ', drawn.Select(p => Invariant($"{X(p.Index):0.#},{Y(p.Point.Measured!.Value):0.#}")));
             svg.Append("\"/>");
         }
 
-        for (var i = 0; i < series.Count; i++)
+        foreach (var (p, i) in drawn)
         {
-            var p = series[i];
-            svg.Append(Invariant($"<circle class=\"point{(p.Failed ? " failed" : "")}\" cx=\"{X(i):0.#}\" cy=\"{Y(p.Measured):0.#}\" r=\"4\" data-commit=\"{HtmlPage.Encode(p.Commit)}\">"));
+            svg.Append(Invariant($"<circle class=\"point{(p.Failed ? " failed" : "")}\" cx=\"{X(i):0.#}\" cy=\"{Y(p.Measured!.Value):0.#}\" r=\"4\" data-commit=\"{HtmlPage.Encode(p.Commit)}\">"));
             svg.Append(Invariant($"<title>{HtmlPage.Encode(p.Commit)}: {HtmlPage.Number(p.Measured)} {HtmlPage.Encode(p.Unit)} (limit {HtmlPage.Number(p.Limit)}) {HtmlPage.Encode(p.Verdict)}</title></circle>"));
         }
 
@@ -134,18 +139,21 @@ internal static class SeriesChart
     internal static (double Low, double High) YRange(IReadOnlyList<SeriesPoint> series)
     {
         ArgumentNullException.ThrowIfNull(series);
-        var values = series.Select(p => p.Measured).Concat(series.Where(p => p.Limit is not null).Select(p => p.Limit!.Value))
-            .Where(double.IsFinite).ToList();
+        var values = series.Select(p => p.Measured).Concat(series.Select(p => p.Limit))
+            .OfType<double>().Where(double.IsFinite).ToList();
         if (values.Count == 0)
         {
             return (0, 1);
         }
 
         var (min, max) = (values.Min(), values.Max());
-        var pad = max > min ? (max - min) * RangePadding : Math.Abs(max) > 0 ? Math.Abs(max) * RangePadding : 1;
-        var low = min - pad;
+        // Half the span, which is finite for any two finite figures (max - min of ±1.7e308 is not); the padded ends
+        // stay within double's range.
+        var halfSpan = max / 2 - min / 2;
+        var pad = halfSpan > 0 ? halfSpan * (2 * RangePadding) : Math.Abs(max) > 0 ? Math.Abs(max) * RangePadding : 1;
+        var low = Math.Max(min - pad, -double.MaxValue);
         // Figures that cannot go below 0 (none of them does) keep an axis that does not either.
-        return (min >= 0 && low < 0 ? 0 : low, max + pad);
+        return (min >= 0 && low < 0 ? 0 : low, Math.Min(max + pad, double.MaxValue));
     }
 
     /// <summary>The room above and below the figures and the limit, as a share of their span: 8%.</summary>
@@ -153,10 +161,13 @@ internal static class SeriesChart
 
     /// <summary>
     /// A y axis label: from 1,000 up (or down) a whole number with thousands separators, so that its length grows
-    /// only with its magnitude (287,867); below, the figure as the pages write it.
+    /// only with its magnitude (287,867); from 10^15 up, four digits and an exponent (1.798E+308), as a whole number
+    /// would be wider than the chart; below 1,000, the figure as the pages write it.
     /// </summary>
     internal static string AxisLabel(double value) =>
-        Math.Abs(value) >= 1000 ? value.ToString("N0", CultureInfo.InvariantCulture) : HtmlPage.Number(value);
+        Math.Abs(value) >= 1e15 ? value.ToString("0.###E+0", CultureInfo.InvariantCulture)
+        : Math.Abs(value) >= 1000 ? value.ToString("N0", CultureInfo.InvariantCulture)
+        : HtmlPage.Number(value);
 
     private static void Mark(StringBuilder svg, string kind, double x, string title) =>
         svg.Append(Invariant($"<line class=\"{kind}\" x1=\"{x:0.#}\" y1=\"{Top}\" x2=\"{x:0.#}\" y2=\"{Height - Bottom}\"><title>{HtmlPage.Encode(title)}</title></line>"));

@@ -140,7 +140,7 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
                 [DbType.Int64, DbType.String, DbType.String, DbType.Double, DbType.Double, DbType.String, DbType.String, DbType.Double, DbType.Double, DbType.String],
                 run.Results.Select(r => new object?[]
                 {
-                    runId, r.Budget, r.Kind, r.Measured, r.Limit, r.Unit, r.Verdict, r.Noise, r.NoiseAbsolute,
+                    runId, r.Budget, r.Kind, Finite(r.Measured), r.Limit is { } limit ? Finite(limit) : null, r.Unit, r.Verdict, r.Noise, r.NoiseAbsolute,
                     r.MeasuredUtc?.ToUniversalTime().ToString("O", CultureInfo.InvariantCulture),
                 }).ToList(), cancellationToken);
             return new StoredRun(runId, Replayed: false);
@@ -197,7 +197,7 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
         await using var reader = await command.ExecuteReaderAsync(cancellationToken);
         while (await reader.ReadAsync(cancellationToken))
         {
-            latest.Add(new BudgetLatest(reader.GetString(0), reader.GetString(1), reader.GetString(2), reader.GetDouble(3),
+            latest.Add(new BudgetLatest(reader.GetString(0), reader.GetString(1), reader.GetString(2), reader.IsDBNull(3) ? null : reader.GetDouble(3),
                 reader.IsDBNull(4) ? null : reader.GetDouble(4), reader.GetString(5), reader.GetInt64(6), reader.GetString(7),
                 reader.GetString(8), ParseTime(reader.GetString(9)))
             {
@@ -271,7 +271,7 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
             var runtime = reader.GetString(4);
             var previous = series.Count > 0 ? series[^1] : null;
             series.Add(new SeriesPoint(reader.GetInt64(0), reader.GetString(1), reader.GetString(2), ParseTime(reader.GetString(3)), runtime,
-                reader.IsDBNull(5) ? null : reader.GetString(5), reader.GetString(6), reader.GetString(7), reader.GetDouble(8), limit,
+                reader.IsDBNull(5) ? null : reader.GetString(5), reader.GetString(6), reader.GetString(7), reader.IsDBNull(8) ? null : reader.GetDouble(8), limit,
                 reader.GetString(10), LimitChanged: previous is not null && previous.Limit != limit,
                 RuntimeChanged: previous is not null && previous.Runtime != runtime)
             {
@@ -388,10 +388,12 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
     {
         await using var command = Command(connection, transaction, """
             INSERT INTO runs (project_id, commit_sha, branch, runtime, valgrind_version, machine, uploaded_utc, results_json, idempotency_key)
-            SELECT id, @commit, @branch, @runtime, @valgrind, @machine, @uploaded, @results, @key FROM projects WHERE name = @project
+            SELECT id, @commit, @branch, @runtime, @valgrind, @machine, @uploaded, @results, @key FROM projects
+            WHERE name = @project AND (@token IS NULL OR token_sha256 = @token)
             RETURNING id, project_id
             """);
         Add(command, "@project", project, DbType.String);
+        Add(command, "@token", run.WriteTokenSha256, DbType.Binary);
         Add(command, "@commit", run.Commit, DbType.String);
         Add(command, "@branch", run.Branch, DbType.String);
         Add(command, "@runtime", run.Runtime, DbType.String);
@@ -403,7 +405,9 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
         await using var reader = await command.ExecuteReaderAsync(cancellationToken);
         return await reader.ReadAsync(cancellationToken)
             ? (reader.GetInt64(0), reader.GetInt64(1))
-            : throw new ServerInputException(404, $"There is no project '{project}'.");
+            : run.WriteTokenSha256 is null
+                ? throw new ServerInputException(404, $"There is no project '{project}'.")
+                : throw new ServerInputException(403, $"Project '{project}''s write token was revoked or replaced while the upload arrived; nothing was stored.");
     }
 
     internal static DbCommand Command(DbConnection connection, DbTransaction? transaction, string sql)
@@ -413,6 +417,10 @@ internal abstract partial class AdoResultsStorage : IResultsStorage, IDisposable
         command.CommandText = sql;
         return command;
     }
+
+    // A figure the gate could not measure (NaN) or that overflowed is stored as NULL, not measured: SQLite stores NaN as
+    // NULL anyway (and refused it in a NOT NULL column: 500), PostgreSQL keeps it, and no JSON number holds either.
+    private static double? Finite(double figure) => double.IsFinite(figure) ? figure : null;
 
     private static DateTimeOffset ParseTime(string stored) => DateTimeOffset.Parse(stored, CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind);
 

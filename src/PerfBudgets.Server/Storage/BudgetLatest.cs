@@ -7,7 +7,7 @@ namespace PerfBudgets.Server.Storage;
 /// <param name="Budget">The budget's name.</param>
 /// <param name="Kind">Its kind (e.g. <c>allocated-bytes-per-op</c>).</param>
 /// <param name="Unit">The unit of <paramref name="Measured"/> and <paramref name="Limit"/>.</param>
-/// <param name="Measured">The figure the run measured.</param>
+/// <param name="Measured">The figure the run measured; null where it was not measured (the gate's NaN) or was not finite.</param>
 /// <param name="Limit">The limit it was held to, null for an info figure.</param>
 /// <param name="Verdict">The gate's verdict: <c>pass, fail, info, warn, not-measured</c>.</param>
 /// <param name="RunId">The run's id on the server.</param>
@@ -18,7 +18,7 @@ internal sealed record BudgetLatest(
     string Budget,
     string Kind,
     string Unit,
-    double Measured,
+    double? Measured,
     double? Limit,
     string Verdict,
     long RunId,

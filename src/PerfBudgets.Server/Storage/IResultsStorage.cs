@@ -43,10 +43,11 @@ internal interface IResultsStorage
     /// <summary>
     /// The nearest ancestor of <paramref name="commit"/> that has a run, walking the stored commit graph (the parents
     /// uploads named, with their ancestry) breadth first from <paramref name="commit"/> and <paramref name="knownParents"/>
-    /// (its parents as the caller knows them), at most <paramref name="maxDepth"/> generations back;
-    /// null when none is found.
+    /// (its parents as the caller knows them), within <paramref name="search"/>'s bounds (generations, rows, time); its
+    /// commit is null when none is found. Cancelling <paramref name="cancellationToken"/> stops the walk.
     /// </summary>
-    Task<string?> NearestAncestorWithRunAsync(string project, string commit, IReadOnlyList<string> knownParents, int maxDepth, CancellationToken cancellationToken);
+    Task<NearestAncestor> NearestAncestorWithRunAsync(string project, string commit, IReadOnlyList<string> knownParents, AncestorSearch search,
+        CancellationToken cancellationToken);
 
     /// <summary>
     /// Every budget of project <paramref name="project"/>'s latest run (the last uploaded) on <paramref name="branch"/>,

@@ -34,6 +34,11 @@ internal sealed class PostgresResultsStorage : AdoResultsStorage
     protected override bool IsUniqueViolation(DbException exception) =>
         exception is PostgresException { SqlState: PostgresErrorCodes.UniqueViolation };
 
+    protected override string RecursiveRowLimit => "";
+
+    // PostgreSQL refuses a LIMIT inside a recursive query but computes its rows only as its reader asks for them.
+    protected override string OuterRowLimit => "LIMIT @maxRows";
+
     protected override bool IsTransient(DbException exception) =>
         exception is PostgresException { SqlState: PostgresErrorCodes.DeadlockDetected or PostgresErrorCodes.SerializationFailure };
 

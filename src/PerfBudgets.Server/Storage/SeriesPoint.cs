@@ -12,7 +12,7 @@ namespace PerfBudgets.Server.Storage;
 /// <param name="ValgrindVersion">Valgrind's version, null where counted budgets were not measured.</param>
 /// <param name="Kind">The budget's kind in that run.</param>
 /// <param name="Unit">The unit of <paramref name="Measured"/> and <paramref name="Limit"/>.</param>
-/// <param name="Measured">The figure.</param>
+/// <param name="Measured">The figure; null where it was not measured (the gate's NaN) or was not finite.</param>
 /// <param name="Limit">The limit, null for an info figure.</param>
 /// <param name="Verdict">The gate's verdict: <c>pass, fail, info, warn, not-measured</c>.</param>
 /// <param name="LimitChanged">The limit differs from the previous point's (a re-recording or a reviewed change); false for the first point.</param>
@@ -26,7 +26,7 @@ internal sealed record SeriesPoint(
     string? ValgrindVersion,
     string Kind,
     string Unit,
-    double Measured,
+    double? Measured,
     double? Limit,
     string Verdict,
     bool LimitChanged,

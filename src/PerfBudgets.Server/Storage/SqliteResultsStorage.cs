@@ -18,6 +18,9 @@ internal sealed class SqliteResultsStorage : AdoResultsStorage
     // SQLITE_CONSTRAINT: a unique or primary key refused the row.
     private const int SqliteConstraint = 19;
 
+    // SQLITE_INTERRUPT: sqlite3_interrupt stopped the statement.
+    private const int SqliteInterrupt = 9;
+
     private readonly string _connectionString;
 
     /// <summary>Opens (creating if need be) the database file <paramref name="path"/> and migrates it to the latest schema.</summary>
@@ -54,6 +57,20 @@ internal sealed class SqliteResultsStorage : AdoResultsStorage
         ValueTask.FromResult<DbTransaction>(((SqliteConnection)connection).BeginTransaction(deferred: false));
 
     protected override bool IsUniqueViolation(DbException exception) => exception is SqliteException { SqliteErrorCode: SqliteConstraint };
+
+    // ORDER BY the depth makes the walk's queue breadth first (rather than first in, first out) and LIMIT bounds the
+    // rows ever added to it: SQLite's own limit of a recursive query, taken inside it.
+    protected override string RecursiveRowLimit => "ORDER BY 3 LIMIT @maxRows";
+
+    protected override string OuterRowLimit => "";
+
+    // Microsoft.Data.Sqlite runs a statement to its end whatever the token says; sqlite3_interrupt, which may be called
+    // from any thread, stops it at its next step. The registration is disposed before the connection goes back to the
+    // pool, so no other statement is interrupted.
+    protected override IDisposable? InterruptOnCancel(DbConnection connection, CancellationToken cancellationToken) =>
+        cancellationToken.Register(static state => SQLitePCL.raw.sqlite3_interrupt(((SqliteConnection)state!).Handle), connection);
+
+    protected override bool IsInterrupted(DbException exception) => exception is SqliteException { SqliteErrorCode: SqliteInterrupt };
 
     protected override void Dispose(bool disposing)
     {

@@ -14,6 +14,7 @@ internal static class TokenAdministration
     public static async Task<string> AddProjectAsync(IResultsStorage storage, string project, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(storage);
+        InputText.Check(project, "project", InputText.MaxProjectLength);
         var token = ProjectToken.NewToken();
         await storage.CreateProjectAsync(project, ProjectToken.Hash(token), cancellationToken);
         return token;

@@ -26,4 +26,11 @@ internal sealed record RunUpload(
     /// answered with the run the first stored.
     /// </summary>
     public string? IdempotencyKey { get; init; }
+
+    /// <summary>
+    /// The SHA-256 of the write token the upload was authorized with, or null (a run stored by the server itself): the
+    /// run is written only if it is still the project's token then, so a token revoked while the body was arriving
+    /// stores nothing.
+    /// </summary>
+    public byte[]? WriteTokenSha256 { get; init; }
 }

@@ -61,7 +61,7 @@ internal static class UploadParser
                 throw Bad($"'results' is not a results.json: {e.Message}", e);
             }
 
-            return new RunUpload(
+            var run = new RunUpload(
                 RequiredText(root, "commit"),
                 RequiredText(root, "branch"),
                 Parents(root, limits.MaxParentsPerCommit),
@@ -71,6 +71,9 @@ internal static class UploadParser
                 resultsJson,
                 figures,
                 Ancestry(root, limits));
+            return AncestryCycle.Find(run.Ancestry.Prepend(new CommitParents(run.Commit, run.Parents))) is { } onCycle
+                ? throw Bad($"'ancestry' is not a history git makes: commit {onCycle} is its own ancestor (a cycle through it).")
+                : run;
         }
     }
 
@@ -118,12 +121,12 @@ internal static class UploadParser
 
         foreach (var commit in list.EnumerateArray())
         {
-            if (commit.ValueKind != JsonValueKind.String || string.IsNullOrWhiteSpace(commit.GetString()))
+            if (commit.ValueKind != JsonValueKind.String || string.IsNullOrWhiteSpace(String(commit, Field(at, "parents"))))
             {
                 throw Bad($"'{Field(at, "parents")}' must be an array of commit ids (strings).");
             }
 
-            parents.Add(commit.GetString()!);
+            parents.Add(InputText.Check(String(commit, Field(at, "parents")), Field(at, "parents"), InputText.MaxCommitLength));
         }
 
         return parents;
@@ -166,7 +169,7 @@ internal static class UploadParser
             list.Add(new UploadedResult(
                 budget,
                 RequiredText(item, "kind", at),
-                Number(Required(item, "measured", at), $"{at}.measured"),
+                Measured(item, at),
                 limit,
                 RequiredText(item, "unit", at),
                 verdict,
@@ -186,7 +189,7 @@ internal static class UploadParser
             return null;
         }
 
-        return value.ValueKind == JsonValueKind.Number && value.GetDouble() is >= 0 and var noise && double.IsFinite(noise)
+        return value.ValueKind == JsonValueKind.Number && value.TryGetDouble(out var noise) && noise >= 0 && double.IsFinite(noise)
             ? noise
             : throw Bad($"'{at}.{name}' must be a number at least 0.");
     }
@@ -194,20 +197,25 @@ internal static class UploadParser
     // When the figure was measured; the core's reader has already accepted the entry, so a time it cannot read is absent.
     private static DateTimeOffset? MeasuredUtc(JsonElement item) =>
         item.TryGetProperty("timestampUtc", out var value) && value.ValueKind == JsonValueKind.String
-        && DateTimeOffset.TryParse(value.GetString(), System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.RoundtripKind, out var time)
+        && DateTimeOffset.TryParse(String(value, "timestampUtc"), System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.RoundtripKind, out var time)
             ? time
             : null;
 
+    // The figure; absent or null is a budget the gate could not measure, stored as not measured (as NaN is).
+    private static double Measured(JsonElement item, string at) =>
+        item.TryGetProperty("measured", out var value) && value.ValueKind != JsonValueKind.Null ? Number(value, $"{at}.measured") : double.NaN;
+
     private static double Number(JsonElement element, string field)
     {
-        // results.json writes NaN and infinities as strings (AllowNamedFloatingPointLiterals).
+        // results.json writes NaN and infinities as strings (AllowNamedFloatingPointLiterals). A number past double's
+        // range (1e999) is no figure the gate writes: GetDouble would throw FormatException for it, a 500.
         if (element.ValueKind == JsonValueKind.Number)
         {
-            return element.GetDouble();
+            return element.TryGetDouble(out var number) ? number : throw Bad($"'{field}' is out of a double's range.");
         }
 
-        return element.ValueKind == JsonValueKind.String && element.GetString() is "NaN" or "Infinity" or "-Infinity"
-            ? double.Parse(element.GetString()!, System.Globalization.CultureInfo.InvariantCulture)
+        return element.ValueKind == JsonValueKind.String && String(element, field) is "NaN" or "Infinity" or "-Infinity"
+            ? double.Parse(String(element, field), System.Globalization.CultureInfo.InvariantCulture)
             : throw Bad($"'{field}' must be a number.");
     }
 
@@ -227,8 +235,8 @@ internal static class UploadParser
     private static string RequiredText(JsonElement parent, string name, string at = "")
     {
         var value = Required(parent, name, at);
-        return value.ValueKind == JsonValueKind.String && !string.IsNullOrWhiteSpace(value.GetString())
-            ? value.GetString()!
+        return value.ValueKind == JsonValueKind.String && String(value, Field(at, name)) is { } text && !string.IsNullOrWhiteSpace(text)
+            ? InputText.Check(text, Field(at, name), MaxLength(name))
             : throw Bad($"'{Field(at, name)}' must be a non-empty string.");
     }
 
@@ -236,8 +244,30 @@ internal static class UploadParser
         !parent.TryGetProperty(name, out var value) || value.ValueKind == JsonValueKind.Null
             ? null
             : value.ValueKind == JsonValueKind.String
-                ? value.GetString()
+                ? InputText.Check(String(value, name), name, MaxLength(name))
                 : throw Bad($"'{name}' must be a string or null.");
+
+    // A JSON string as text. An escaped lone surrogate ("\ud800") is valid JSON that no .NET string reader takes:
+    // GetString throws InvalidOperationException for it, which answered 500.
+    private static string String(JsonElement value, string field)
+    {
+        try
+        {
+            return value.GetString()!;
+        }
+        catch (InvalidOperationException e)
+        {
+            throw Bad($"'{field}' holds a lone UTF-16 surrogate, which no UTF-8 text can.", e);
+        }
+    }
+
+    private static int MaxLength(string name) => name switch
+    {
+        "commit" => InputText.MaxCommitLength,
+        "branch" => InputText.MaxBranchLength,
+        "budget" => InputText.MaxBudgetLength,
+        _ => InputText.MaxLabelLength,
+    };
 
     private static string Field(string at, string name) => at.Length == 0 ? name : $"{at}.{name}";
 

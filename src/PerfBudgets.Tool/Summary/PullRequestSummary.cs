@@ -3,6 +3,7 @@ using System.Text;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
 using PerfBudgets.Tool.ResultsClient;
+using static PerfBudgets.Tool.Summary.MarkdownText;
 
 namespace PerfBudgets.Tool.Summary;
 
@@ -71,14 +72,14 @@ internal static class PullRequestSummary
 
             foreach (var r in failed.Where(r => r.Attribution is not null))
             {
-                text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"- {r.Budget}: {r.Attribution!.Summary}");
+                text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"- {Text(r.Budget)}: {Text(r.Attribution!.Summary)}");
             }
         }
 
         if (notMeasured.Count > 0)
         {
             text.AppendLine().AppendLine(CultureInfo.InvariantCulture,
-                $"Not measured: {string.Join(", ", notMeasured.Select(r => r.Detail is { Length: > 0 } why ? $"{r.Budget} ({why})" : r.Budget))}.");
+                $"Not measured: {string.Join(", ", notMeasured.Select(r => r.Detail is { Length: > 0 } why ? $"{Text(r.Budget)} ({Text(why)})" : Text(r.Budget)))}.");
         }
 
         text.AppendLine();
@@ -201,17 +202,17 @@ internal static class PullRequestSummary
                 continue;
             }
 
-            text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"{r.Budget}, the methods that moved:").AppendLine();
+            text.AppendLine().AppendLine(CultureInfo.InvariantCulture, $"{Text(r.Budget)}, the methods that moved:").AppendLine();
             text.AppendLine("| Method | Base | Head | Unit | Change |").AppendLine("|---|---:|---:|---|---:|");
             foreach (var (name, baseEntry, headEntry) in moved.Take(MethodsShown))
             {
                 text.AppendLine(CultureInfo.InvariantCulture,
-                    $"| `{Cell(name)}` | {(baseEntry is null ? "—" : Figures.Format(baseEntry.Value))} | {(headEntry is null ? "—" : Figures.Format(headEntry.Value))} | {(headEntry ?? baseEntry)!.Unit} | {(headEntry is null ? "gone" : baseEntry is null ? "new" : Change(baseEntry.Value, headEntry.Value))} |");
+                    $"| {MethodName(name)} | {(baseEntry is null ? "—" : Figures.Format(baseEntry.Value))} | {(headEntry is null ? "—" : Figures.Format(headEntry.Value))} | {Text((headEntry ?? baseEntry)!.Unit)} | {(headEntry is null ? "gone" : baseEntry is null ? "new" : Change(baseEntry.Value, headEntry.Value))} |");
             }
 
             if (r.Attribution?.Change is { Length: > 0 } change)
             {
-                text.AppendLine().AppendLine(change);
+                text.AppendLine().AppendLine(Text(change));
             }
         }
 
@@ -269,39 +270,4 @@ internal static class PullRequestSummary
         0 => after > 0 ? "up from 0" : "down from 0",
         var b => Figures.Percent((after - b.Value) / Math.Abs(b.Value) * 100, signed: true),
     };
-
-    // A pipe would end a markdown table's cell, even inside backticks; a method name is whatever the profiler reported.
-    private static string Cell(string text) => text.Replace("|", "\\|", StringComparison.Ordinal);
-
-    // Enough of a SHA to find it; a name that is not a SHA is left whole.
-    private static string Short(string commit) => commit.Length == 40 ? commit[..10] : commit;
-
-    // A commit as code; one the server named that is not a plain ref (a backtick would end the code span, a newline the
-    // line) is escaped text instead.
-    private static string CommitCode(string commit) =>
-        commit.Length > 0 && commit.All(c => char.IsAsciiLetterOrDigit(c) || c is '.' or '_' or '-' or '/') ? $"`{Short(commit)}`" : Text(commit);
-
-    /// <summary>
-    /// Text from a results file or the server (budget names, units, commits, a branch) made inert in markdown: GitHub
-    /// renders some HTML and every emphasis, link and table mark, so whatever the server answers reaches the pull
-    /// request as the characters it is. Line breaks become spaces (one would end a table row or a list item).
-    /// </summary>
-    internal static string Text(string text)
-    {
-        var escaped = new StringBuilder(text.Length);
-        foreach (var c in text)
-        {
-            _ = c switch
-            {
-                '\\' or '`' or '*' or '_' or '[' or ']' or '|' or '~' or '#' or '!' => escaped.Append('\\').Append(c),
-                '<' => escaped.Append("&lt;"),
-                '>' => escaped.Append("&gt;"),
-                '&' => escaped.Append("&amp;"),
-                '\r' or '\n' => escaped.Append(' '),
-                _ => escaped.Append(c),
-            };
-        }
-
-        return escaped.ToString();
-    }
 }

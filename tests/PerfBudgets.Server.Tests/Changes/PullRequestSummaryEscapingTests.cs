@@ -27,7 +27,7 @@ public sealed class PullRequestSummaryEscapingTests
     [Fact]
     public void Plain_names_and_commit_ids_read_as_before()
     {
-        PullRequestSummary.Text("HPack.Decode.TypicalRequest.BytesPerOp").Should().Be("HPack.Decode.TypicalRequest.BytesPerOp");
-        PullRequestSummary.Text("B/op").Should().Be("B/op");
+        MarkdownText.Text("HPack.Decode.TypicalRequest.BytesPerOp").Should().Be("HPack.Decode.TypicalRequest.BytesPerOp");
+        MarkdownText.Text("B/op").Should().Be("B/op");
     }
 }

@@ -108,6 +108,9 @@ public sealed class ResultsServerChangesTestsOnSqlite : ResultsServerChangesTest
         using var zero = await server.Http.GetAsync($"api/projects/{RunningResultsServer.Project}/changes?last=0", TestContext.Current.CancellationToken);
         using var shift = await server.Http.GetAsync($"api/projects/{RunningResultsServer.Project}/changes?minShift=-1", TestContext.Current.CancellationToken);
         using var unknown = await server.Http.GetAsync("api/projects/nope/changes", TestContext.Current.CancellationToken);
+        using var longest = await server.Http.GetAsync($"api/projects/{RunningResultsServer.Project}/changes?minRuns=2147483647", TestContext.Current.CancellationToken);
+        longest.StatusCode.Should().Be(HttpStatusCode.BadRequest, "2 × minRuns overflowed: 500");
+        (await ResultsServerUploadTests.ProblemDetail(longest)).Should().Contain("minRuns is at most 250");
         zero.StatusCode.Should().Be(HttpStatusCode.BadRequest);
         (await ResultsServerUploadTests.ProblemDetail(zero)).Should().Contain("last must be a whole number");
         shift.StatusCode.Should().Be(HttpStatusCode.BadRequest);

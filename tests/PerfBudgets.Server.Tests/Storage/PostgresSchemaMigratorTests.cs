@@ -32,7 +32,7 @@ public sealed class PostgresSchemaMigratorTests(PostgresCluster cluster)
         {
             (await storage.TokenHashAsync("old", TestContext.Current.CancellationToken)).Should().Equal(0);
             (await storage.ReadTokenHashAsync("old", TestContext.Current.CancellationToken)).Should().BeNull();
-            (await storage.NearestAncestorWithRunAsync("old", "c1", ["b1"], 1_000, TestContext.Current.CancellationToken)).Should().Be("b1");
+            (await storage.NearestAncestorWithRunAsync("old", "c1", ["b1"], AncestorSearch.From(new ResultsServerOptions()), TestContext.Current.CancellationToken)).Commit.Should().Be("b1");
         }
 
         await using var reopened = new NpgsqlConnection(connectionString);

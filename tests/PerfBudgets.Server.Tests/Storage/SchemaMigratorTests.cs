@@ -34,7 +34,7 @@ public sealed class SchemaMigratorTests : IDisposable
             (await storage.TokenHashAsync("old", TestContext.Current.CancellationToken)).Should().Equal(0);
             (await storage.ReadTokenHashAsync("old", TestContext.Current.CancellationToken)).Should().BeNull();
             // The newest migration seeds the commit graph from the parents stored with each run.
-            (await storage.NearestAncestorWithRunAsync("old", "c1", ["b1"], 1_000, TestContext.Current.CancellationToken)).Should().Be("b1");
+            (await storage.NearestAncestorWithRunAsync("old", "c1", ["b1"], AncestorSearch.From(new ResultsServerOptions()), TestContext.Current.CancellationToken)).Commit.Should().Be("b1");
         }
 
         using var reopened = Open();
