@@ -15,5 +15,5 @@ public sealed class CpuTimeVsBaseTests
     public void Add_cpu_time_against_the_base() =>
         // Builds TextStats.Workloads at the base commit, runs both builds' hosts side by side, gates head ÷ base.
         BudgetGate.Default.CheckVsBase("Text.Add.CpuTime.VsBase", baseBuild =>
-            PairedWorkloads.CompareCpuTime(baseBuild, "TextStats.Workloads/TextStats.Workloads.csproj", ["--serve", "Text.Add"], operations: 500, new PairedRoundsOptions()));
+            PairedWorkloads.CompareCpuTime(baseBuild, "TextStats.Workloads/TextStats.Workloads.csproj", ["--serve", "Text.Add"], operations: 5_000, new PairedRoundsOptions()));
 }
