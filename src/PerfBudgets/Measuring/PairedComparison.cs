@@ -65,14 +65,6 @@ public sealed class PairedComparison
         $"({Figures.Format(HeadRounds.Min())}-{Figures.Format(HeadRounds.Max())})" +
         (BaseDescription is null ? string.Empty : $"; base {BaseDescription}");
 
-    private static double Median(IReadOnlyList<double> values)
-    {
-        if (values.Count == 0)
-        {
-            return double.NaN;
-        }
-
-        var sorted = values.Order().ToArray();
-        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
-    }
+    // The book's median (the mean of the middle two of an even count); NaN for no rounds.
+    private static double Median(IReadOnlyList<double> values) => values.Count == 0 ? double.NaN : Budgets.BudgetBook.Median(values);
 }
