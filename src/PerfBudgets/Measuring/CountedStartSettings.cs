@@ -13,22 +13,23 @@ namespace PerfBudgets.Measuring;
 /// </remarks>
 internal static class CountedStartSettings
 {
-    // Environment variable, the runtimeconfig.json property it stands for (or none), the runtime's default, and why the
-    // gate sets it whatever the app says.
-    private static readonly (string Variable, string? Property, string Default, string Value, string Reason)[] Overrides =
+    // Environment variable, the runtimeconfig.json property it stands for (or none), the runtime's default, the value a
+    // counted start sets (null: the one InstructionMeter.DeterministicEnvironment sets for every counted process), and
+    // why the gate sets it whatever the app says.
+    private static readonly (string Variable, string? Property, string Default, string? Value, string Reason)[] Overrides =
     [
         ("DOTNET_TC_CallCounting", null, "1", "0", "no method is recompiled optimized in the background, whose timing under Callgrind would move the count"),
         ("DOTNET_TC_QuickJitForLoops", "System.Runtime.TieredCompilation.QuickJitForLoops", "true", "0",
             "a method with a loop is compiled optimized at once, not through on-stack replacement, whose patchpoints count a loop in a runtime helper no method name covers"),
-        ("DOTNET_TieredPGO", "System.Runtime.TieredPGO", "true", "0", "no instrumented code: with call counting off no method would reach an instrumented tier anyway"),
-        ("DOTNET_gcServer", "System.GC.Server", "false", "0", "workstation GC: a server GC's heap per core and its GC threads would make the count the machine's and the threads' timing"),
-        ("DOTNET_gcConcurrent", "System.GC.Concurrent", "true", "0", "no background GC thread"),
+        ("DOTNET_TieredPGO", "System.Runtime.TieredPGO", "true", null, "no instrumented code: with call counting off no method would reach an instrumented tier anyway"),
+        ("DOTNET_gcServer", "System.GC.Server", "false", null, "workstation GC: a server GC's heap per core and its GC threads would make the count the machine's and the threads' timing"),
+        ("DOTNET_gcConcurrent", "System.GC.Concurrent", "true", null, "no background GC thread"),
         ("DOTNET_PROCESSOR_COUNT", null, "the machine's", "2", "a start sizes pools and queues by the processor count (Kestrel's I/O queues, for one)"),
     ];
 
     /// <summary>
-    /// The environment of a counted start of <paramref name="appAssembly"/> (over <see cref="InstructionMeter.DeterministicEnvironment"/>),
-    /// and one line per setting that differs from what the app ships, with the reason.
+    /// The environment a counted start of <paramref name="appAssembly"/> adds over <see cref="InstructionMeter.DeterministicEnvironment"/>,
+    /// and one line per setting (of either) that differs from what the app ships, with the reason.
     /// </summary>
     public static (IReadOnlyDictionary<string, string> Environment, IReadOnlyList<string> Overridden) For(string? appAssembly)
     {
@@ -39,10 +40,15 @@ internal static class CountedStartSettings
             ["DOTNET_TieredCompilation"] = shipped.TryGetValue("System.Runtime.TieredCompilation", out var tiered) && tiered == "false" ? "0" : "1",
         };
         var overridden = new List<string>();
-        foreach (var (variable, property, runtimeDefault, value, reason) in Overrides)
+        foreach (var (variable, property, runtimeDefault, own, reason) in Overrides)
         {
-            environment[variable] = value;
-            var ships = property is not null && shipped.TryGetValue(property, out var own) ? own : runtimeDefault;
+            var value = own ?? InstructionMeter.DeterministicEnvironment[variable];
+            if (own is not null)
+            {
+                environment[variable] = own;
+            }
+
+            var ships = property is not null && shipped.TryGetValue(property, out var appValue) ? appValue : runtimeDefault;
             if (!SameSetting(ships, value))
             {
                 overridden.Add($"{variable}={value} (ships {(property is null ? ships : $"{property}={ships}")}): {reason}");
