@@ -1,0 +1,43 @@
+using PerfBudgets;
+using PerfBudgets.Measuring;
+
+namespace PerfGate.Tests.Load.Paired;
+
+/// <summary>
+/// The app's start to its first answer (<c>GET /api/employees?count=9</c>, the first request's compilation included),
+/// the base commit's build against this one, launched alternately in ABBA order (<see cref="PairedRounds"/>), each
+/// launch as shipped on a free loopback port: the CPU time the process spent by its first 2xx, as head ÷ base. The
+/// ratio to the minimal app (<c>Startup.FirstResponse.CpuRatioToMinimalApp</c>) stays as the catastrophe check.
+/// </summary>
+public sealed class StartupVsBaseTests(ITestOutputHelper output)
+{
+    private const string Cpu = "Startup.FirstResponse.CpuMs.VsBase";
+
+    private readonly BudgetGate _gate = SuiteGate.Current;
+
+    [Fact]
+    public async Task Startup_cpu_time_against_its_base()
+    {
+        var (baseAssembly, baseDescription) = VsBase.AppOrNotMeasured(_gate, Cpu);
+        var ct = TestContext.Current.CancellationToken;
+        var options = new PairedRoundsOptions(
+            Pairs: _gate.Book.IntParameter("Load.Paired.Startup.Pairs"),
+            WarmUpPairs: 1,
+            Confidence: _gate.Book.Parameter("Load.Paired.Confidence"),
+            MaxWarmUpPairs: _gate.Book.IntParameter("Load.Paired.Startup.MaxWarmUpPairs"));
+        using var client = new HttpClient(new SocketsHttpHandler { PooledConnectionLifetime = TimeSpan.Zero, UseProxy = false });
+        await _gate.CheckRunAsync(
+            async () => (await PairedRounds.CompareAsync(["startup CPU ms", "startup wall ms"], async (side, token) =>
+            {
+                var assembly = side == PairedSide.Base ? baseAssembly : null;
+                var time = await StartupMeter.TimeToFirstSuccessAsync(client, port => (AppProcess.ServerStartInfo(port, assembly), "/api/employees?count=9"), TimeSpan.FromSeconds(60), token);
+                return [time.Cpu.TotalMilliseconds, time.Wall.TotalMilliseconds];
+            }, options, ct))[0],
+            comparison =>
+            {
+                output.WriteLine($"startup CPU head/base {comparison.Ratio:0.000} ({comparison.Lower:0.000}-{comparison.Upper:0.000})");
+                return [_gate.VsBaseCheck(Cpu, comparison.WithBase(baseDescription))];
+            },
+            _gate.Book.IntParameter("Load.Paired.Attempts"));
+    }
+}
