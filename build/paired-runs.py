@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Summarises a series of runs of the paired budgets (build/repeat-runs.sh with FILTER) into docs/data CSV tables.
 
-    build/paired-runs.py RUNS_DIR PROVENANCE [--name NAME]
+    build/paired-runs.py RUNS_DIR PROVENANCE [--name NAME] [--with-earlier CSV]
 
 RUNS_DIR holds run-K.json (each run's results.json) and runs.csv. Writes:
   docs/data/paired-runs[-NAME].csv: one line per run and paired budget: the run's condition, head / base, the
       interval's ends and width (upper / lower - 1), the limit and the verdict.
   docs/data/paired-determinism[-NAME].csv: per paired budget over the runs: the estimates' median and range, the
       widest interval, the interval end nearest the limit, the limit, and the failed runs.
-The first line of each is '# ' + PROVENANCE, as the Docs target expects.
+The first line of each is '# ' + PROVENANCE, as the Docs target expects. With --with-earlier, the rows of an earlier
+series' paired-runs CSV (whose run files are gone) come first, and the determinism table is over both series.
 """
 import csv
 import json
@@ -27,7 +28,7 @@ def main(argv):
     name = argv[argv.index("--name") + 1] if "--name" in argv else None
     suffix = f"-{name}" if name else ""
     conditions = {row["run"]: row["condition"] for row in csv.DictReader(open(runs_dir / "runs.csv"))}
-    rows = []
+    rows = earlier_rows(Path(argv[argv.index("--with-earlier") + 1])) if "--with-earlier" in argv else []
     for path in sorted(runs_dir.glob("run-*.json"), key=lambda p: int(p.stem.split("-")[1])):
         run = path.stem.split("-")[1]
         for result in json.load(open(path))["results"]:
@@ -64,8 +65,25 @@ def main(argv):
             writer.writerow([f"`{budget}`", len(mine), f"{statistics.median(r['head_/_base'] for r in mine):.3f}",
                              f"{min(r['head_/_base'] for r in mine):.3f} / {max(r['head_/_base'] for r in mine):.3f}",
                              f"{max(quiet) * 100:.1f}%" if quiet else "", f"{max(busy) * 100:.1f}%" if busy else "",
-                             f"{near:.3f} ({'lower' if ceiling else 'upper'})", mine[0]["limit"],
+                             f"{near:.3f} ({'lower' if ceiling else 'upper'})", mine[-1]["limit"],
                              sum(1 for r in mine if r["verdict"] != "pass")])
+
+
+def earlier_rows(path):
+    """The rows of an earlier paired-runs CSV, each budget's kind read from budgets.json."""
+    root = Path(__file__).resolve().parent.parent
+    kinds = {b["name"]: b["kind"] for b in json.load(open(root / "budgets.json"))["budgets"]}
+    lines = [line for line in open(path) if not line.startswith("#")]
+    rows = []
+    for r in csv.DictReader(lines):
+        budget = r["budget"].strip("`")
+        lower, upper = (float(x) for x in r["interval"].split("-"))
+        rows.append({
+            "run": r["run"], "condition": r["condition"], "budget": budget, "kind": kinds[budget],
+            "head_/_base": float(r["head_/_base"]), "lower": lower, "upper": upper, "width": upper / lower - 1,
+            "limit": r["limit"], "verdict": r["verdict"],
+        })
+    return rows
 
 
 if __name__ == "__main__":
