@@ -119,7 +119,7 @@ public abstract class ResultsServerAncestryBoundsTests
 
     // Two uploads, each acyclic (so each is taken), whose edges together make g0 … g999 each name the sixteen after
     // it, wrapping around: every commit is its own ancestor and each generation of the walk is all thousand commits.
-    private static async Task StoreDenseCycleAsync(RunningResultsServer server)
+    internal static async Task StoreDenseCycleAsync(RunningResultsServer server)
     {
         var all = Dense(wrap: true);
         var first = RunningResultsServer.UploadBody("u1");
