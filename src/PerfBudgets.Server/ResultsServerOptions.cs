@@ -80,7 +80,7 @@ internal sealed record ResultsServerOptions
     /// linear history. Commits are sent by writers: a thousand of them each naming sixteen of the others made every
     /// anonymous miss walk a million rows (16-18 s) before this bound; a search stopped by it says so. A walk's cost
     /// is its rows times the parents each names (every row is looked up once per parent): at 4,000 rows the dense
-    /// graph's miss took 80-180 ms on PostgreSQL, over the 100 ms a miss should take; at 2,000 it takes half that.
+    /// graph's miss took 80-180 ms on PostgreSQL, over the 100 ms a miss should take; 2,000 does half the look-ups.
     /// </summary>
     public int MaxAncestorRows { get; init; } = 2_000;
 

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Text.Json;
 using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Storage;
@@ -43,7 +42,12 @@ internal static class UploadedResultsParser
             throw checkedFigures.Count == 0 ? NoFigures() : Bad($"'results' is not a results.json: {e.Message}", e);
         }
 
-        Debug.Assert(read.Count == items.GetArrayLength(), "the core reads each entry of the array it was given");
+        // The document's 'results' and the one the core read differ only where the key is given twice, each a list.
+        if (read.Count != items.GetArrayLength())
+        {
+            throw Bad("'results.results' is given twice.");
+        }
+
         var figures = new List<UploadedResult>(read.Count);
         var names = new HashSet<string>(StringComparer.Ordinal);
         var index = 0;
