@@ -76,11 +76,13 @@ internal sealed record ResultsServerOptions
     public int MaxAncestorDepth { get; init; } = 1_000;
 
     /// <summary>
-    /// The most rows (a commit at a distance) one nearest-ancestor search visits: 4,000, four times a 1,000-generation
+    /// The most rows (a commit at a distance) one nearest-ancestor search visits: 2,000, twice a 1,000-generation
     /// linear history. Commits are sent by writers: a thousand of them each naming sixteen of the others made every
-    /// anonymous miss walk a million rows (16-18 s) before this bound; a search stopped by it says so.
+    /// anonymous miss walk a million rows (16-18 s) before this bound; a search stopped by it says so. A walk's cost
+    /// is its rows times the parents each names (every row is looked up once per parent): at 4,000 rows the dense
+    /// graph's miss took 80-180 ms on PostgreSQL, over the 100 ms a miss should take; 2,000 does half the look-ups.
     /// </summary>
-    public int MaxAncestorRows { get; init; } = 4_000;
+    public int MaxAncestorRows { get; init; } = 2_000;
 
     /// <summary>
     /// How long one nearest-ancestor search may take before it is stopped and answered as a miss that says so: 1 s,

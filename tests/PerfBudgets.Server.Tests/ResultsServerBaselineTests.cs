@@ -1,8 +1,6 @@
 using System.Net;
 using System.Text.Json.Nodes;
 using PerfBudgets.Reporting.Storage;
-using PerfBudgets.Tool;
-using PerfBudgets.Tool.ResultsClient;
 
 using PerfBudgets.Server.Tests.Postgres;
 
@@ -16,29 +14,27 @@ public abstract class ResultsServerBaselineTests
     private Task<RunningResultsServer> StartAsync(long maxUploadBytes = 8 * 1024 * 1024, bool readTokenRequired = false) =>
         RunningResultsServer.StartAsync(maxUploadBytes, readTokenRequired, Postgres);
 
-    private static readonly RunDescription Run = new("b1", "main", ["a1"], ".NET 10.0.12", null, "ci-runner-1");
-
     [Fact]
-    public async Task The_tools_client_uploads_a_run_and_fetches_it_back_as_a_baseline_PERF_BASELINE_reads()
+    public async Task The_tool_uploads_a_run_and_fetches_it_back_as_a_baseline_PERF_BASELINE_reads()
     {
         await using var server = await StartAsync();
-        using var client = new ResultsServerClient(server.Server.Address);
-        var results = RunningResultsServer.ResultsJson(budgets: 2);
-
-        await client.UploadAsync(RunningResultsServer.Project, server.Token, Run, results, TestContext.Current.CancellationToken);
-        var fetched = await client.BaselineAsync(RunningResultsServer.Project, "b1", [], TestContext.Current.CancellationToken);
-
-        var file = Path.Combine(Path.GetTempPath(), $"baseline-{Guid.NewGuid():N}.json");
+        var folder = Directory.CreateTempSubdirectory("perfbudgets-baseline-").FullName;
         try
         {
-            await File.WriteAllTextAsync(file, fetched, TestContext.Current.CancellationToken);
-            var baseline = BaselineResults.Load(file);
-            baseline.Figure("Test.Budget0.BytesPerOp").Should().Be(120);
-            baseline.Figure("Test.Budget1.BytesPerOp").Should().Be(121);
+            var baseline = Path.Combine(folder, "baseline.json");
+            var uploaded = await PerfBudgetsTool.UploadAsync(server, folder, "b1", "a1", RunningResultsServer.ResultsJson(budgets: 2));
+            var fetched = await PerfBudgetsTool.RunAsync("baseline", "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project,
+                "--commit", "b1", "--out", baseline);
+
+            uploaded.ExitCode.Should().Be(0, uploaded.Error);
+            fetched.ExitCode.Should().Be(0, fetched.Error);
+            var figures = BaselineResults.Load(baseline);
+            figures.Figure("Test.Budget0.BytesPerOp").Should().Be(120);
+            figures.Figure("Test.Budget1.BytesPerOp").Should().Be(121);
         }
         finally
         {
-            File.Delete(file);
+            Directory.Delete(folder, recursive: true);
         }
     }
 
@@ -77,16 +73,26 @@ public abstract class ResultsServerBaselineTests
     }
 
     [Fact]
-    public async Task The_tools_client_reports_a_miss_with_the_servers_reason()
+    public async Task The_tool_reports_a_miss_with_the_servers_reason()
     {
         await using var server = await StartAsync();
-        using var client = new ResultsServerClient(server.Server.Address);
-        await client.UploadAsync(RunningResultsServer.Project, server.Token, Run, RunningResultsServer.ResultsJson(), TestContext.Current.CancellationToken);
+        var folder = Directory.CreateTempSubdirectory("perfbudgets-baseline-").FullName;
+        try
+        {
+            var baseline = Path.Combine(folder, "baseline.json");
+            (await PerfBudgetsTool.UploadAsync(server, folder, "b1", "a1", RunningResultsServer.ResultsJson())).ExitCode.Should().Be(0);
 
-        var fetch = () => client.BaselineAsync(RunningResultsServer.Project, "c1", ["b1"], TestContext.Current.CancellationToken);
+            var (exitCode, _, error) = await PerfBudgetsTool.RunAsync("baseline", "--server", server.Server.Address.ToString(),
+                "--project", RunningResultsServer.Project, "--commit", "c1", "--parents", "b1", "--out", baseline);
 
-        (await fetch.Should().ThrowAsync<ToolInputException>())
-            .Which.Message.Should().Contain("404").And.Contain("nearest ancestor with a run is b1");
+            exitCode.Should().Be(PerfBudgetsTool.BadInput);
+            error.Should().Contain("404").And.Contain("nearest ancestor with a run is b1");
+            File.Exists(baseline).Should().BeFalse();
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
     }
 }
 

@@ -1,6 +1,4 @@
-using System.CommandLine;
 using System.Text.Json.Nodes;
-using PerfBudgets.Tool;
 
 namespace PerfBudgets.Server.Tests;
 
@@ -17,9 +15,9 @@ public sealed class ResultsServerCommandsTests : IDisposable
         var token = Write("token", server.Token + "\n");
         var baseline = Path.Combine(_folder, "baseline", "results.json");
 
-        var uploaded = await InvokeAsync(UploadCommand.Create(), "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project,
+        var uploaded = await InvokeAsync("upload", "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project,
             "--token-file", token, "--commit", "a1", "--parents", "a0", "--results", results);
-        var fetched = await InvokeAsync(BaselineCommand.Create(), "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project,
+        var fetched = await InvokeAsync("baseline", "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project,
             "--commit", "a1", "--out", baseline);
 
         uploaded.Should().Be(0);
@@ -35,21 +33,21 @@ public sealed class ResultsServerCommandsTests : IDisposable
         var wrongToken = Write("token", new string('f', 64));
         var baseline = Path.Combine(_folder, "baseline.json");
 
-        var uploaded = await InvokeAsync(UploadCommand.Create(), "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project,
+        var uploaded = await InvokeAsync("upload", "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project,
             "--token-file", wrongToken, "--commit", "a1", "--results", results);
-        var fetched = await InvokeAsync(BaselineCommand.Create(), "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project,
+        var fetched = await InvokeAsync("baseline", "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project,
             "--commit", "a1", "--out", baseline);
 
-        uploaded.Should().Be(CommandAction.BadInput);
-        fetched.Should().Be(CommandAction.BadInput);
+        uploaded.Should().Be(PerfBudgetsTool.BadInput);
+        fetched.Should().Be(PerfBudgetsTool.BadInput);
         File.Exists(baseline).Should().BeFalse();
         (await server.CountAsync()).Should().Be((0, 0));
     }
 
     public void Dispose() => Directory.Delete(_folder, recursive: true);
 
-    private static Task<int> InvokeAsync(Command command, params string[] args) =>
-        command.Parse(args).InvokeAsync(cancellationToken: TestContext.Current.CancellationToken);
+    private static async Task<int> InvokeAsync(string command, params string[] args) =>
+        (await PerfBudgetsTool.RunAsync([command, .. args])).ExitCode;
 
     private string Write(string name, string content)
     {

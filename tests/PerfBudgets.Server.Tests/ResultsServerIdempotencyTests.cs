@@ -1,7 +1,6 @@
 using System.Net;
 using System.Text.Json.Nodes;
 using PerfBudgets.Server.Tests.Postgres;
-using PerfBudgets.Tool.ResultsClient;
 
 namespace PerfBudgets.Server.Tests;
 
@@ -76,18 +75,24 @@ public abstract class ResultsServerIdempotencyTests
     }
 
     [Fact]
-    public async Task The_tools_client_retries_an_upload_whose_answer_was_lost_and_the_server_stores_it_once()
+    public async Task The_tools_upload_retries_when_its_answer_was_lost_and_the_server_stores_it_once()
     {
         await using var server = await RunningResultsServer.StartAsync(postgres: Postgres);
-        using var losing = new LosingFirstAnswer(new SocketsHttpHandler());
-        using var client = new ResultsServerClient(server.Server.Address, losing, TimeSpan.Zero);
-        var run = new RunDescription("a1", "main", [], ".NET 10.0.12", null, "ci-runner-1");
+        await using var proxy = new LosingFirstAnswerProxy(server.Server.Address);
+        var folder = Directory.CreateTempSubdirectory("perfbudgets-upload-").FullName;
+        try
+        {
+            var (exitCode, output, error) = await PerfBudgetsTool.UploadAsync(server, folder, "a1", "", RunningResultsServer.ResultsJson(), proxy.Address);
 
-        var answer = await client.UploadAsync(RunningResultsServer.Project, server.Token, run, RunningResultsServer.ResultsJson(), TestContext.Current.CancellationToken);
-
-        losing.Sent.Should().Be(2);
-        JsonNode.Parse(answer)!["replayed"]!.GetValue<bool>().Should().BeTrue();
-        (await server.CountAsync()).Should().Be((1, 3));
+            exitCode.Should().Be(0, error);
+            proxy.Connections.Should().Be(2, "the upload was sent again after its answer was lost");
+            JsonNode.Parse(output)!["replayed"]!.GetValue<bool>().Should().BeTrue();
+            (await server.CountAsync()).Should().Be((1, 3));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
     }
 
     private static Task<HttpResponseMessage> UploadAsync(RunningResultsServer server, string body, string key)
@@ -99,25 +104,6 @@ public abstract class ResultsServerIdempotencyTests
         request.Headers.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue("Bearer", server.Token);
         request.Headers.Add("Idempotency-Key", key);
         return server.Http.SendAsync(request, TestContext.Current.CancellationToken);
-    }
-
-    // The first request reaches the server and is stored, but its answer is lost on the way back, as a dropped
-    // connection loses it.
-    private sealed class LosingFirstAnswer(HttpMessageHandler inner) : DelegatingHandler(inner)
-    {
-        public int Sent { get; private set; }
-
-        protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
-        {
-            var response = await base.SendAsync(request, cancellationToken);
-            if (++Sent == 1)
-            {
-                response.Dispose();
-                throw new HttpRequestException("The connection was reset (lost on purpose by the test).");
-            }
-
-            return response;
-        }
     }
 }
 

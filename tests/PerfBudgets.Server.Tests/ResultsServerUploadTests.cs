@@ -63,6 +63,13 @@ public abstract class ResultsServerUploadTests
         ("ancestry without parents", With("ancestry", JsonNode.Parse("[{\"commit\": \"b1\"}]")), "'ancestry[0].parents' is missing"),
         ("no figures", RunningResultsServer.UploadBody("a1", resultsJson: "{\"results\": []}").ToJsonString(), "holds no results"),
         ("unknown verdict", WithResult("verdict", JsonValue.Create("great")), "'results[0].verdict' is 'great'"),
+        // The core's reader takes an enum's number and any case; the server stores the names results.json writes.
+        ("verdict a number", WithResult("verdict", JsonValue.Create(1)), "'results[0].verdict' must be a non-empty string"),
+        ("verdict in capitals", WithResult("verdict", JsonValue.Create("PASS")), "'results[0].verdict' is 'PASS'"),
+        ("no verdict", WithResult("verdict", null), "'results[0].verdict' is missing"),
+        // Fields the server does not keep are still read by PERF_BASELINE, which this one would break.
+        ("a time that is none", WithResult("timestampUtc", JsonValue.Create("yesterday")), "'results' is not a results.json"),
+        ("an empty kind", WithResult("kind", JsonValue.Create(" ")), "'results[0].kind' must be a non-empty string"),
     ];
 
     // One server for every bad body (a server per case cost about 0.2 s each on PostgreSQL): each is refused on its own

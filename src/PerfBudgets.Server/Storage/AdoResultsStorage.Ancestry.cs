@@ -3,6 +3,8 @@ using System.Data.Common;
 using System.Globalization;
 using System.Text;
 
+using static PerfBudgets.Server.Storage.DbCommands;
+
 namespace PerfBudgets.Server.Storage;
 
 internal abstract partial class AdoResultsStorage

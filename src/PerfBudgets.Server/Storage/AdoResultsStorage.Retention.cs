@@ -3,6 +3,8 @@ using System.Data.Common;
 using System.Globalization;
 using System.Text;
 
+using static PerfBudgets.Server.Storage.DbCommands;
+
 namespace PerfBudgets.Server.Storage;
 
 internal abstract partial class AdoResultsStorage
@@ -31,7 +33,7 @@ internal abstract partial class AdoResultsStorage
             """))
         {
             Add(command, "@keep", keepPerBranch, DbType.Int32);
-            Add(command, "@before", uploadedBefore?.ToUniversalTime().ToString("O", CultureInfo.InvariantCulture), DbType.String);
+            Add(command, "@before", uploadedBefore is { } before ? StoredTime.Format(before) : null, DbType.String);
             await using var reader = await command.ExecuteReaderAsync(cancellationToken);
             while (await reader.ReadAsync(cancellationToken))
             {

@@ -43,7 +43,7 @@ internal static class BatchInsert
                 {
                     var name = string.Create(CultureInfo.InvariantCulture, $"@r{row}c{column}");
                     sql.Append(column == 0 ? "" : ", ").Append(name);
-                    AdoResultsStorage.Add(command, name, values[column], columns[column]);
+                    DbCommands.Add(command, name, values[column], columns[column]);
                 }
 
                 sql.Append(')');

@@ -103,8 +103,8 @@ internal static class SchemaMigrator
         using var record = connection.CreateCommand();
         record.Transaction = transaction;
         record.CommandText = "INSERT INTO schema_version (version, applied_utc) VALUES (@version, @applied)";
-        AdoResultsStorage.Add(record, "@version", version, DbType.Int32);
-        AdoResultsStorage.Add(record, "@applied", DateTimeOffset.UtcNow.ToString("O", CultureInfo.InvariantCulture), DbType.String);
+        DbCommands.Add(record, "@version", version, DbType.Int32);
+        DbCommands.Add(record, "@applied", StoredTime.Now(), DbType.String);
         record.ExecuteNonQuery();
     }
 

@@ -1,7 +1,5 @@
 using System.Text.Json;
-using Microsoft.AspNetCore.Http;
-using PerfBudgets.Reporting;
-using PerfBudgets.Reporting.Storage;
+using static PerfBudgets.Server.Upload.UploadFields;
 
 namespace PerfBudgets.Server.Upload;
 
@@ -12,16 +10,13 @@ namespace PerfBudgets.Server.Upload;
 /// </summary>
 /// <remarks>
 /// Checked field by field rather than bound to a type, so a wrong type or a missing field says which one; the
-/// <c>results</c> document is also read by the core's own reader, so whatever is stored can be served back as a
-/// <c>PERF_BASELINE</c>. The counts are bounded by <see cref="ResultsServerOptions"/> before any list is read: more
+/// <c>results</c> document is read by the core's own reader (<see cref="UploadedResultsParser"/>), so whatever is
+/// stored can be served back as a <c>PERF_BASELINE</c>. The counts are bounded by <see cref="ResultsServerOptions"/> before any list is read: more
 /// figures or ancestry entries than the server takes is 413 (the upload is too large), more parents of one commit than
 /// it takes is 400 (no commit git makes).
 /// </remarks>
 internal static class UploadParser
 {
-    private static readonly HashSet<string> Verdicts =
-        Enum.GetNames<BudgetVerdict>().Select(JsonNamingPolicy.KebabCaseLower.ConvertName).ToHashSet(StringComparer.Ordinal);
-
     public static RunUpload Parse(ReadOnlyMemory<byte> body, ResultsServerOptions limits)
     {
         ArgumentNullException.ThrowIfNull(limits);
@@ -44,23 +39,8 @@ internal static class UploadParser
             }
 
             var results = Required(root, "results", JsonValueKind.Object);
-            var figures = Results(results, limits.MaxResultsPerUpload);
-            if (figures.Count == 0)
-            {
-                // PERF_BASELINE refuses an empty results.json (an interrupted run); so does the server, up front.
-                throw Bad("'results.results' holds no results; was the run interrupted?");
-            }
-
             var resultsJson = results.GetRawText();
-            try
-            {
-                ResultStore.Parse(resultsJson);
-            }
-            catch (Exception e) when (e is JsonException or NotSupportedException or InvalidOperationException)
-            {
-                throw Bad($"'results' is not a results.json: {e.Message}", e);
-            }
-
+            var figures = UploadedResultsParser.Parse(results, resultsJson, limits.MaxResultsPerUpload);
             var run = new RunUpload(
                 RequiredText(root, "commit"),
                 RequiredText(root, "branch"),
@@ -131,148 +111,4 @@ internal static class UploadParser
 
         return parents;
     }
-
-    private static List<UploadedResult> Results(JsonElement results, int maxResults)
-    {
-        var list = new List<UploadedResult>();
-        var names = new HashSet<string>(StringComparer.Ordinal);
-        var index = 0;
-        var items = Required(results, "results", JsonValueKind.Array);
-        if (items.GetArrayLength() > maxResults)
-        {
-            throw TooMany($"'results.results' holds {items.GetArrayLength()} figures; this server takes at most {maxResults} per upload (MaxResultsPerUpload).");
-        }
-
-        foreach (var item in items.EnumerateArray())
-        {
-            var at = $"results[{index++}]";
-            if (item.ValueKind != JsonValueKind.Object)
-            {
-                throw Bad($"'{at}' must be an object.");
-            }
-
-            var budget = RequiredText(item, "budget", at);
-            if (!names.Add(budget))
-            {
-                throw Bad($"'{at}': budget '{budget}' appears twice.");
-            }
-
-            var verdict = RequiredText(item, "verdict", at);
-            if (!Verdicts.Contains(verdict))
-            {
-                throw Bad($"'{at}.verdict' is '{verdict}'; expected one of {string.Join(", ", Verdicts)}.");
-            }
-
-            double? limit = item.TryGetProperty("limit", out var l) && l.ValueKind != JsonValueKind.Null
-                ? Number(l, $"{at}.limit")
-                : null;
-            list.Add(new UploadedResult(
-                budget,
-                RequiredText(item, "kind", at),
-                Measured(item, at),
-                limit,
-                RequiredText(item, "unit", at),
-                verdict,
-                OptionalNoise(item, "noise", at),
-                OptionalNoise(item, "noiseAbsolute", at),
-                MeasuredUtc(item)));
-        }
-
-        return list;
-    }
-
-    // The budget's noise threshold the gate records with each figure (results.json files written before it have none).
-    private static double? OptionalNoise(JsonElement item, string name, string at)
-    {
-        if (!item.TryGetProperty(name, out var value) || value.ValueKind == JsonValueKind.Null)
-        {
-            return null;
-        }
-
-        return value.ValueKind == JsonValueKind.Number && value.TryGetDouble(out var noise) && noise >= 0 && double.IsFinite(noise)
-            ? noise
-            : throw Bad($"'{at}.{name}' must be a number at least 0.");
-    }
-
-    // When the figure was measured; the core's reader has already accepted the entry, so a time it cannot read is absent.
-    private static DateTimeOffset? MeasuredUtc(JsonElement item) =>
-        item.TryGetProperty("timestampUtc", out var value) && value.ValueKind == JsonValueKind.String
-        && DateTimeOffset.TryParse(String(value, "timestampUtc"), System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.RoundtripKind, out var time)
-            ? time
-            : null;
-
-    // The figure; absent or null is a budget the gate could not measure, stored as not measured (as NaN is).
-    private static double Measured(JsonElement item, string at) =>
-        item.TryGetProperty("measured", out var value) && value.ValueKind != JsonValueKind.Null ? Number(value, $"{at}.measured") : double.NaN;
-
-    private static double Number(JsonElement element, string field)
-    {
-        // results.json writes NaN and infinities as strings (AllowNamedFloatingPointLiterals). A number past double's
-        // range (1e999) is no figure the gate writes: GetDouble would throw FormatException for it, a 500.
-        if (element.ValueKind == JsonValueKind.Number)
-        {
-            return element.TryGetDouble(out var number) ? number : throw Bad($"'{field}' is out of a double's range.");
-        }
-
-        return element.ValueKind == JsonValueKind.String && String(element, field) is "NaN" or "Infinity" or "-Infinity"
-            ? double.Parse(String(element, field), System.Globalization.CultureInfo.InvariantCulture)
-            : throw Bad($"'{field}' must be a number.");
-    }
-
-    private static JsonElement Required(JsonElement parent, string name, string at) =>
-        parent.TryGetProperty(name, out var value) && value.ValueKind != JsonValueKind.Null
-            ? value
-            : throw Bad($"'{Field(at, name)}' is missing.");
-
-    private static JsonElement Required(JsonElement parent, string name, JsonValueKind kind, string at = "")
-    {
-        var value = Required(parent, name, at);
-        return value.ValueKind == kind
-            ? value
-            : throw Bad($"'{Field(at, name)}' must be {(kind == JsonValueKind.Array ? "an array" : "an object")}.");
-    }
-
-    private static string RequiredText(JsonElement parent, string name, string at = "")
-    {
-        var value = Required(parent, name, at);
-        return value.ValueKind == JsonValueKind.String && String(value, Field(at, name)) is { } text && !string.IsNullOrWhiteSpace(text)
-            ? InputText.Check(text, Field(at, name), MaxLength(name))
-            : throw Bad($"'{Field(at, name)}' must be a non-empty string.");
-    }
-
-    private static string? OptionalText(JsonElement parent, string name) =>
-        !parent.TryGetProperty(name, out var value) || value.ValueKind == JsonValueKind.Null
-            ? null
-            : value.ValueKind == JsonValueKind.String
-                ? InputText.Check(String(value, name), name, MaxLength(name))
-                : throw Bad($"'{name}' must be a string or null.");
-
-    // A JSON string as text. An escaped lone surrogate ("\ud800") is valid JSON that no .NET string reader takes:
-    // GetString throws InvalidOperationException for it, which answered 500.
-    private static string String(JsonElement value, string field)
-    {
-        try
-        {
-            return value.GetString()!;
-        }
-        catch (InvalidOperationException e)
-        {
-            throw Bad($"'{field}' holds a lone UTF-16 surrogate, which no UTF-8 text can.", e);
-        }
-    }
-
-    private static int MaxLength(string name) => name switch
-    {
-        "commit" => InputText.MaxCommitLength,
-        "branch" => InputText.MaxBranchLength,
-        "budget" => InputText.MaxBudgetLength,
-        _ => InputText.MaxLabelLength,
-    };
-
-    private static string Field(string at, string name) => at.Length == 0 ? name : $"{at}.{name}";
-
-    private static ServerInputException TooMany(string message) => new(StatusCodes.Status413PayloadTooLarge, message);
-
-    private static ServerInputException Bad(string message, Exception? inner = null) =>
-        inner is null ? new(StatusCodes.Status400BadRequest, message) : new(StatusCodes.Status400BadRequest, message, inner);
 }

@@ -85,8 +85,8 @@ public abstract class RecordedNoiseTests
                 INSERT INTO results (run_id, budget, kind, measured, limit_value, unit, verdict)
                     VALUES (1, 'Load.Api.P99Ms', 'p99-ms-max', 12, 50, 'ms', 'pass'), (1, 'Alloc.Json.BytesPerOp', 'allocated-bytes-per-op', 100, 200, 'B/op', 'pass');
                 """;
-            AdoResultsStorage.Add(insert, "@hash", new byte[] { 0 }, System.Data.DbType.Binary);
-            AdoResultsStorage.Add(insert, "@results", results.ToJsonString(), System.Data.DbType.String);
+            DbCommands.Add(insert, "@hash", new byte[] { 0 }, System.Data.DbType.Binary);
+            DbCommands.Add(insert, "@results", results.ToJsonString(), System.Data.DbType.String);
             await insert.ExecuteNonQueryAsync(TestContext.Current.CancellationToken);
         }
 

@@ -1,8 +1,6 @@
-using System.CommandLine;
 using System.Net;
 using System.Text.Json.Nodes;
 using PerfBudgets.Server.Tests.Postgres;
-using PerfBudgets.Tool;
 
 namespace PerfBudgets.Server.Tests.Changes;
 
@@ -71,22 +69,6 @@ public abstract class ResultsServerChangesTests
     internal static async Task<JsonNode> GetAsync(RunningResultsServer server, string pathAndQuery) =>
         JsonNode.Parse(await server.Http.GetStringAsync($"api/projects/{RunningResultsServer.Project}/{pathAndQuery}", TestContext.Current.CancellationToken))!;
 
-    // The suite runs its tests one at a time (AssemblyInfo.cs), so standard output can be borrowed.
-    internal static async Task<(int ExitCode, string Output)> InvokeAsync(Command command, params string[] args)
-    {
-        var original = Console.Out;
-        using var output = new StringWriter();
-        Console.SetOut(output);
-        try
-        {
-            var exitCode = await command.Parse(args).InvokeAsync(cancellationToken: TestContext.Current.CancellationToken);
-            return (exitCode, output.ToString());
-        }
-        finally
-        {
-            Console.SetOut(original);
-        }
-    }
 }
 
 /// <summary>
@@ -123,18 +105,18 @@ public sealed class ResultsServerChangesTestsOnSqlite : ResultsServerChangesTest
         await using var server = await RunningResultsServer.StartAsync(budgetsJson: TimedRuns.BudgetsJson);
         await TimedRuns.UploadSeriesAsync(server, count: 20, stepAt: 10);
 
-        var (exitCode, output) = await InvokeAsync(ChangesCommand.Create(),
+        var (exitCode, output, _) = await PerfBudgetsTool.RunAsync("changes",
             "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project, "--last", "10");
-        var (_, stricter) = await InvokeAsync(ChangesCommand.Create(),
+        var (_, stricter, _) = await PerfBudgetsTool.RunAsync("changes",
             "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project, "--min-shift", "0.2");
-        var (missingCode, _) = await InvokeAsync(ChangesCommand.Create(),
+        var (missingCode, _, _) = await PerfBudgetsTool.RunAsync("changes",
             "--server", server.Server.Address.ToString(), "--project", "nope");
 
         exitCode.Should().Be(0);
         output.Should().MatchRegex(@"\| Load\.Api\.P99Ms \| c10 \| 12(\.\d+)? → 14(\.\d+)? \| ms \| \+1[67]% \| 10 \|");
         output.Should().EndWith($"1 change point in the timed budgets of main.{Environment.NewLine}");
         stricter.Should().Be($"0 change points in the timed budgets of main.{Environment.NewLine}");
-        missingCode.Should().Be(CommandAction.BadInput);
+        missingCode.Should().Be(PerfBudgetsTool.BadInput);
     }
 }
 

@@ -1,5 +1,4 @@
 using System.Net;
-using PerfBudgets.Tool;
 
 namespace PerfBudgets.Server.Tests.Changes;
 
@@ -31,7 +30,7 @@ public sealed class SummaryCommandTests : IDisposable
             """);
         var markdown = Path.Combine(_folder, "summary.md");
 
-        var (exitCode, _) = await ResultsServerChangesTests.InvokeAsync(SummaryCommand.Create(), "--server", server.Server.Address.ToString(),
+        var (exitCode, _, _) = await PerfBudgetsTool.RunAsync("summary", "--server", server.Server.Address.ToString(),
             "--project", RunningResultsServer.Project, "--base", "b1", "--results", head, "--budgets", budgets, "--out", markdown);
 
         exitCode.Should().Be(0);
@@ -61,18 +60,8 @@ public sealed class SummaryCommandTests : IDisposable
         await TimedRuns.UploadSeriesAsync(server, count: 20, stepAt: 12);
         var head = Write("results.json", TimedRuns.ResultsJson(p99: 14, p99Limit: 50, instructions: 1_000_000, bytes: 150));
         var stepSummary = Write("step-summary.md", "## Tests\n\nall passed\n");
-        var previous = Environment.GetEnvironmentVariable(SummaryCommand.StepSummaryVariable);
-        Environment.SetEnvironmentVariable(SummaryCommand.StepSummaryVariable, stepSummary);
-        int exitCode;
-        try
-        {
-            (exitCode, _) = await ResultsServerChangesTests.InvokeAsync(SummaryCommand.Create(), "--server", server.Server.Address.ToString(),
-                "--project", RunningResultsServer.Project, "--base", "never-run", "--parents", "c19", "--results", head);
-        }
-        finally
-        {
-            Environment.SetEnvironmentVariable(SummaryCommand.StepSummaryVariable, previous);
-        }
+        var (exitCode, _, _) = await PerfBudgetsTool.RunAsync(new Dictionary<string, string> { ["GITHUB_STEP_SUMMARY"] = stepSummary }, "summary",
+            "--server", server.Server.Address.ToString(), "--project", RunningResultsServer.Project, "--base", "never-run", "--parents", "c19", "--results", head);
 
         exitCode.Should().Be(0);
         var text = File.ReadAllText(stepSummary);
@@ -91,7 +80,7 @@ public sealed class SummaryCommandTests : IDisposable
         var head = Write("results.json", TimedRuns.ResultsJson(p99: 12, p99Limit: 50, instructions: 1_000_000, bytes: 100));
         var markdown = Path.Combine(_folder, "summary.md");
 
-        var (exitCode, _) = await ResultsServerChangesTests.InvokeAsync(SummaryCommand.Create(), "--server", server.Server.Address.ToString(),
+        var (exitCode, _, _) = await PerfBudgetsTool.RunAsync("summary", "--server", server.Server.Address.ToString(),
             "--project", RunningResultsServer.Project, "--base", "unknown", "--results", head, "--out", markdown);
 
         exitCode.Should().Be(0);

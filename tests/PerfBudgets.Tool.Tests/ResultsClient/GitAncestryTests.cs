@@ -4,7 +4,10 @@ using PerfBudgets.Tool.ResultsClient;
 
 namespace PerfBudgets.Tool.Tests.ResultsClient;
 
-/// <summary>The ancestry <c>perfbudgets upload --ancestry N</c> reads from git, on a throw-away repository.</summary>
+/// <summary>
+/// The ancestry <c>perfbudgets upload --ancestry N</c> reads from git, on a throw-away repository, and a commit git would
+/// read as an option refused.
+/// </summary>
 public sealed class GitAncestryTests : IDisposable
 {
     private readonly string _folder = Directory.CreateTempSubdirectory("perfbudgets-git-").FullName;
@@ -34,6 +37,21 @@ public sealed class GitAncestryTests : IDisposable
         var read = () => GitAncestry.Read("0123456789abcdef0123456789abcdef01234567", 5, _folder);
 
         read.Should().Throw<ToolInputException>().WithMessage("*git rev-list 0123456789abcdef0123456789abcdef01234567 failed*");
+    }
+
+    // git rev-list --output=FILE writes FILE: a commit that starts with '-' is refused before git runs, and git is told
+    // where its options end.
+    [Fact]
+    public void A_commit_that_starts_with_a_dash_is_refused_and_git_writes_nothing()
+    {
+        Git("init", "-q");
+        Git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "c0");
+        var written = Path.Combine(_folder, "written-by-git");
+
+        var read = () => GitAncestry.Read($"--output={written}", 1, _folder);
+
+        read.Should().Throw<ToolInputException>().WithMessage("*starts with '-'*");
+        File.Exists(written).Should().BeFalse();
     }
 
     public void Dispose() => Directory.Delete(_folder, recursive: true);

@@ -1,8 +1,8 @@
-using PerfBudgets.Reporting.Storage;
+using PerfBudgets.Reporting;
 using PerfBudgets.Tool.ResultsClient;
 using PerfBudgets.Tool.Summary;
 
-namespace PerfBudgets.Server.Tests.Changes;
+namespace PerfBudgets.Tool.Tests.Summary;
 
 /// <summary>What a results server answers (budget names, units, commits) reaches a pull request's markdown inert.</summary>
 public sealed class PullRequestSummaryEscapingTests
@@ -10,7 +10,8 @@ public sealed class PullRequestSummaryEscapingTests
     [Fact]
     public void Names_the_server_answers_cannot_add_html_links_emphasis_table_cells_or_lines_to_the_summary()
     {
-        var head = ResultStore.Parse(RunningResultsServer.ResultsJson(budgets: 1));
+        BudgetResult[] head = [new("Test.Budget0.BytesPerOp", "allocated-bytes-per-op", 120, 200, "B/op", BudgetVerdict.Pass, "ci",
+            DateTimeOffset.Parse("2026-11-24T20:00:00+00:00", System.Globalization.CultureInfo.InvariantCulture), MachineInfo.Current, null)];
         var hostile = new ReportedChange("<img src=x onerror=alert(1)>|[click](https://evil.example)**", "p99-ms-max", "ms\n# Owned",
             "abc`\n## injected", 1, 2, 1, 3, RuntimeChanged: false);
         var baseline = new BaselineAnswer("b1", "a1`<script>", null);
