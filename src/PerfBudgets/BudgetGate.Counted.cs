@@ -45,7 +45,8 @@ public sealed partial class BudgetGate
         {
             if (Options.RecordingStrict)
             {
-                return _recorder.Conclude(GateOutcome.Failed(budget, measured, $"{stale} [strict recording]; {detail}", attribution, FailureCause.StaleRecording, $"{stale} [strict recording]"));
+                var line = GateMessages.StrictRecording(stale);
+                return _recorder.Conclude(GateOutcome.Failed(budget, measured, $"{line}; {detail}", attribution, FailureCause.StaleRecording, line));
             }
 
             Options.Warnings.Warn(stale);

@@ -37,6 +37,9 @@ internal static class GateMessages
     /// <summary>Within the limit but worse than the baseline, under a strict baseline.</summary>
     public static string StrictBaseline(string warningLine) => $"{warningLine} [strict baseline]";
 
+    /// <summary>A count far below its recording, under a strict recording.</summary>
+    public static string StrictRecording(string staleLine) => $"{staleLine} [strict recording]";
+
     /// <summary>Why a figure the run did not give is not measured, with the run's own detail.</summary>
     public static string NoFigure(string? detail) => string.IsNullOrEmpty(detail) ? "the run gave no figure" : $"the run gave no figure: {detail}";
 
