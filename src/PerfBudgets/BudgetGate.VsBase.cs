@@ -64,12 +64,7 @@ public sealed partial class BudgetGate
     public BudgetCheck VsBaseCheck(string budgetName, PairedComparison comparison)
     {
         ArgumentNullException.ThrowIfNull(comparison);
-        var budget = Book.Get(budgetName);
-        if (!budget.Kind.IsPaired)
-        {
-            throw new ArgumentException($"{budget.Name} is a {budget.Kind} budget: a paired check gates {BudgetKind.VsBaseRatioMax} and {BudgetKind.VsBaseRatioMin}.", nameof(budgetName));
-        }
-
+        var budget = _resolver.Paired(budgetName);
         if (double.IsNaN(comparison.Ratio))
         {
             return new BudgetCheck(budget.Name, double.NaN, $"fewer than {PairedInterval.MinimumPairs} pairs with a positive figure on both sides; {comparison.BaseRounds.Count} pairs ran");

@@ -55,7 +55,7 @@ public sealed partial class HtmlReportTests : IDisposable
 
         var bars = BarCharts().Matches(html).ToDictionary(m => m.Groups["component"].Value, m => m.Groups["svg"].Value);
         bars.Keys.Should().BeEquivalentTo(["Api", "HPack", "Json"]);
-        string Fill(BudgetVerdict v) { var c = HtmlReport.VerdictColor(v); return $"fill:rgb({c.R},{c.G},{c.B})"; }
+        string Fill(BudgetVerdict v) { var c = VerdictStyle.Color(v); return $"fill:rgb({c.R},{c.G},{c.B})"; }
         int Count(string svg, BudgetVerdict v) => Regex.Count(svg, $@"<rect [^>]*{Regex.Escape(Fill(v))}");
         (Count(bars["Api"], BudgetVerdict.Pass), Count(bars["Api"], BudgetVerdict.Fail)).Should().Be((2, 0));
         (Count(bars["HPack"], BudgetVerdict.Pass), Count(bars["HPack"], BudgetVerdict.Fail)).Should().Be((1, 1));
@@ -68,11 +68,11 @@ public sealed partial class HtmlReportTests : IDisposable
     {
         var results = ResultStore.ReadAll(_gate.Store.ResultsPath).ToDictionary(r => r.Budget);
 
-        HtmlReport.PercentOfLimit(results["Api.Endpoint.BytesPerRequest"]).Should().Be(60);
-        HtmlReport.PercentOfLimit(results["Api.Endpoint.RequestsPerSecond"]).Should().Be(25);
-        HtmlReport.PercentOfLimit(results["HPack.Decode.CpuCost"]).Should().Be(125);
-        HtmlReport.PercentOfLimit(results["HPack.Decode.BytesPerOp"]).Should().Be(0);
-        HtmlReport.PercentOfLimit(results["Json.RoundTrip.ExtraBytesPerOp"]).Should().BeNull();
+        BudgetSection.PercentOfLimit(results["Api.Endpoint.BytesPerRequest"]).Should().Be(60);
+        BudgetSection.PercentOfLimit(results["Api.Endpoint.RequestsPerSecond"]).Should().Be(25);
+        BudgetSection.PercentOfLimit(results["HPack.Decode.CpuCost"]).Should().Be(125);
+        BudgetSection.PercentOfLimit(results["HPack.Decode.BytesPerOp"]).Should().Be(0);
+        BudgetSection.PercentOfLimit(results["Json.RoundTrip.ExtraBytesPerOp"]).Should().BeNull();
     }
 
     [Fact]

@@ -81,4 +81,16 @@ public sealed class BudgetRuntimesTests
     [InlineData(null, null)]
     public void The_built_target_framework_is_read_from_its_full_name(string? fullName, string? expected) =>
         HarnessEnvironment.BuiltTargetFramework(fullName).Should().Be(expected);
+
+    [Fact]
+    public void The_entry_for_the_framework_is_laid_over_the_budget_and_the_runtimes_field_dropped()
+    {
+        using var document = System.Text.Json.JsonDocument.Parse("""{ "limit": 1, "unit": "B", "runtimes": { "net8.0": { "limit": 2 } } }""");
+
+        var (entry, overridden) = BudgetRuntimes.ForTargetFramework(document.RootElement, "net8.0", "budgets.json: budget 'X'");
+
+        overridden.Should().BeTrue();
+        entry.GetRawText().Should().Be("""{"limit":2,"unit":"B"}""");
+        BudgetRuntimes.ForTargetFramework(document.RootElement, "net9.0", "budgets.json: budget 'X'").Overridden.Should().BeFalse();
+    }
 }
