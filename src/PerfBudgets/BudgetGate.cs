@@ -259,13 +259,13 @@ public sealed partial class BudgetGate
         if (!budget.IsMet(measured))
         {
             var changes = new List<string>();
-            if (_recordedMethods.Value.GetValueOrDefault(budget.RecordedMethodsKey) is { } recorded && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFile.FileName})") is { } sinceRecording)
+            if (_recordedMethods.Value.GetValueOrDefault(budget.RecordedMethodsKey) is { } recorded && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFile.FileName})", InclusiveAttribution.Of(measurement)) is { } sinceRecording)
             {
                 changes.Add(sinceRecording);
             }
 
             if (Baseline?.Results.GetValueOrDefault(budget.Name)?.Attribution is { } baseline
-                && CountAttribution.Grown(attribution, baseline.Entries, $"the baseline ({Path.GetFileName(Baseline.FilePath)})") is { } sinceBaseline)
+                && CountAttribution.Grown(attribution, baseline.Entries, $"the baseline ({Path.GetFileName(Baseline.FilePath)})", InclusiveAttribution.Of(measurement)) is { } sinceBaseline)
             {
                 changes.Add(sinceBaseline);
             }
