@@ -38,7 +38,7 @@ public sealed class AllocationProfilerTests : IDisposable
 
         profile.Methods.Should().NotBeEmpty("each AllocationSampled event carries its stack over EventPipe: {0}", profile);
         profile.Methods[0].Method.Should().EndWith("AllocationProfilerTests.AllocatesInItsOwnMethod", "the framework's String.Concat is passed over for the caller's method: {0}", profile);
-        profile.Describe().Should().Contain("allocated in: PerfBudgets.Diagnostics.Tests.AllocationProfilerTests.AllocatesInItsOwnMethod ≈ ");
+        profile.Describe().Should().Contain("allocated in, own code with what it called: PerfBudgets.Diagnostics.Tests.AllocationProfilerTests.AllocatesInItsOwnMethod ≈ ");
     }
 
     [Fact]
