@@ -13,7 +13,8 @@ namespace PerfBudgets.Diagnosing;
 /// The program's own code is every JIT-compiled method of a module that is neither the platform's (<c>System.*</c>,
 /// <c>Microsoft.*</c>, <c>mscorlib</c>, <c>netstandard</c>) nor this package's (<c>PerfBudgets*</c>): the modules an
 /// adopter builds and the libraries they chose, which is where a change is made. Stubs, native code and precompiled
-/// framework code have no module in the perf map and are never the program's own. The rule needs no setting and holds
+/// framework code have no module in the perf map and are never the program's own (nor is an assembly of the program's
+/// published ReadyToRun: with tiering off its precompiled code runs as it is, unnamed). The rule needs no setting and holds
 /// for a workload host, which is the adopter's own program as well; its top-level loop folds in only what it calls
 /// itself, since the program's methods below it are credited with their own share.
 /// </para>
