@@ -57,6 +57,19 @@ public sealed class WordCounter
 #if BREAK_CPUTIME
                 _checksum += string.GetHashCode(word, StringComparison.OrdinalIgnoreCase);
 #endif
+#if BREAK_TOLIST_SNAPSHOT
+                if (words % 16 == 0)
+                {
+                    // A snapshot of the words known so far, every 16 words, as a progress report might take one.
+                    foreach (var known in _counts.Keys.ToList())
+                    {
+                        _checksum += known.Length;
+                    }
+                }
+#endif
+#if BREAK_FORMAT_PER_WORD
+                _checksum += string.Format(System.Globalization.CultureInfo.InvariantCulture, "{0}:{1}", words, count).Length;
+#endif
             }
         }
 
@@ -98,7 +111,7 @@ public sealed class WordCounter
         return words + Add(buffer.AsSpan(0, carry));
     }
 
-#if BREAK_INSTRUCTIONS || BREAK_GROWTH || BREAK_CPUTIME
+#if BREAK_INSTRUCTIONS || BREAK_GROWTH || BREAK_CPUTIME || BREAK_TOLIST_SNAPSHOT || BREAK_FORMAT_PER_WORD
     private long _checksum;
 
     /// <summary>Work the deliberate breaks do.</summary>

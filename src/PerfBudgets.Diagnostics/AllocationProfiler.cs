@@ -130,12 +130,13 @@ public static class AllocationProfiler
         }
 
         var profile = listener.Finish(operations, Stopwatch.GetElapsedTime(started));
-        return profile with { Methods = AllocatingMethods(countThread, runOperations) };
+        var (own, innermost) = AllocatingMethods(countThread, runOperations);
+        return profile with { Methods = own, AllocatingFrames = innermost };
     }
 
     // The same work again for a second, over EventPipe with each sample's stack: which methods allocate. A process
     // that cannot open a session on itself (diagnostics turned off) keeps the estimate by type alone.
-    private static IReadOnlyList<MethodAllocation> AllocatingMethods(Func<long, bool> countThread, Action<int> runOperations)
+    private static (IReadOnlyList<MethodAllocation> Own, IReadOnlyList<MethodAllocation> Innermost) AllocatingMethods(Func<long, bool> countThread, Action<int> runOperations)
     {
         try
         {
@@ -143,7 +144,7 @@ public static class AllocationProfiler
         }
         catch (Exception e) when (e is ServerNotAvailableException or IOException or TimeoutException or UnauthorizedAccessException or PlatformNotSupportedException)
         {
-            return [];
+            return ([], []);
         }
     }
 

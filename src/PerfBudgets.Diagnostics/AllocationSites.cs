@@ -24,12 +24,16 @@ internal static class AllocationSites
     private static readonly HashSet<string> OwnTypes = typeof(AllocationSites).Assembly.GetTypes()
         .Select(t => t.FullName!.Split('+')[0]).ToHashSet(StringComparer.Ordinal);
 
-    /// <summary>Runs <paramref name="runOperations"/> in growing batches for <paramref name="duration"/> and returns the allocating methods, most bytes first.</summary>
-    public static IReadOnlyList<MethodAllocation> Record(Func<long, bool> countThread, Action<int> runOperations, TimeSpan duration)
+    /// <summary>
+    /// Runs <paramref name="runOperations"/> in growing batches for <paramref name="duration"/> and returns the allocating
+    /// methods of the program's own code (the callees' allocations folded in) and the innermost frames that allocated,
+    /// whatever their assembly, most bytes first.
+    /// </summary>
+    public static (IReadOnlyList<MethodAllocation> Own, IReadOnlyList<MethodAllocation> Innermost) Record(Func<long, bool> countThread, Action<int> runOperations, TimeSpan duration)
     {
         if (Environment.Version.Major < 9)
         {
-            return [];
+            return ([], []);
         }
 
         var providers = new[]
@@ -40,9 +44,10 @@ internal static class AllocationSites
             (log, operations, copyThread) => Read(log, id => id != copyThread && countThread(id), operations)).GetAwaiter().GetResult();
     }
 
-    private static List<MethodAllocation> Read(TraceLog log, Func<long, bool> countThread, long operations)
+    private static (IReadOnlyList<MethodAllocation> Own, IReadOnlyList<MethodAllocation> Innermost) Read(TraceLog log, Func<long, bool> countThread, long operations)
     {
         var byMethod = new Dictionary<string, (double Bytes, int Samples)>(StringComparer.Ordinal);
+        var byFrame = new Dictionary<string, (double Bytes, int Samples)>(StringComparer.Ordinal);
         foreach (var e in log.Events)
         {
             if ((int)e.ID != AllocationSampledId || e.ProviderName != RuntimeKeywords.Provider || !countThread(e.ThreadID))
@@ -50,24 +55,33 @@ internal static class AllocationSites
                 continue;
             }
 
-            var size = ObjectSize(e);
-            var method = AllocatingMethod(e.CallStack());
+            var size = AllocationProfiler.Upscale(ObjectSize(e));
+            var (method, innermost) = AllocatingMethod(e.CallStack());
             if (IsOwn(method))
             {
                 // The recorder's own work on the measuring thread (stopping the session), not the operation's.
                 continue;
             }
 
-            var (bytes, samples) = byMethod.GetValueOrDefault(method);
-            byMethod[method] = (bytes + AllocationProfiler.Upscale(size), samples + 1);
+            Add(byMethod, method, size);
+            Add(byFrame, innermost, size);
         }
 
-        return byMethod
+        return (PerOperation(byMethod, operations), PerOperation(byFrame, operations));
+
+        static void Add(Dictionary<string, (double Bytes, int Samples)> tally, string method, double bytes)
+        {
+            var (sum, samples) = tally.GetValueOrDefault(method);
+            tally[method] = (sum + bytes, samples + 1);
+        }
+    }
+
+    private static List<MethodAllocation> PerOperation(Dictionary<string, (double Bytes, int Samples)> tally, long operations) =>
+        tally
             .Select(m => new MethodAllocation(m.Key, m.Value.Bytes / Math.Max(operations, 1), m.Value.Samples))
             .OrderByDescending(m => m.BytesPerOperation)
             .ThenBy(m => m.Method, StringComparer.Ordinal)
             .ToList();
-    }
 
     // ObjectSize by name where TraceEvent knows the event; else from the payload's layout (AllocationKind u32,
     // ClrInstanceID u16, TypeID pointer, TypeName UTF-16 zero-terminated, HeapIndex u32, Address pointer, ObjectSize u64).
@@ -96,7 +110,8 @@ internal static class AllocationSites
         return dot > 0 && OwnTypes.Contains(method[..dot].Split('+')[0]);
     }
 
-    private static string AllocatingMethod(TraceCallStack? stack)
+    // The innermost frame of the program's own code (or the innermost of all when none is), and the innermost frame.
+    private static (string Method, string Innermost) AllocatingMethod(TraceCallStack? stack)
     {
         string? innermost = null;
         for (var frame = stack; frame is not null; frame = frame.Caller)
@@ -112,10 +127,10 @@ internal static class AllocationSites
             innermost ??= method;
             if (!FrameworkPrefixes.Any(p => method.StartsWith(p, StringComparison.Ordinal)))
             {
-                return method;
+                return (method, innermost);
             }
         }
 
-        return innermost ?? "(no managed frame)";
+        return (innermost ?? "(no managed frame)", innermost ?? "(no managed frame)");
     }
 }

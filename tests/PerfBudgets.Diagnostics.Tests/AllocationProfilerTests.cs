@@ -38,7 +38,7 @@ public sealed class AllocationProfilerTests : IDisposable
 
         profile.Methods.Should().NotBeEmpty("each AllocationSampled event carries its stack over EventPipe: {0}", profile);
         profile.Methods[0].Method.Should().EndWith("AllocationProfilerTests.AllocatesInItsOwnMethod", "the framework's String.Concat is passed over for the caller's method: {0}", profile);
-        profile.Describe().Should().Contain("allocated in: PerfBudgets.Diagnostics.Tests.AllocationProfilerTests.AllocatesInItsOwnMethod ≈ ");
+        profile.Describe().Should().Contain("allocated in, own code with what it called: PerfBudgets.Diagnostics.Tests.AllocationProfilerTests.AllocatesInItsOwnMethod ≈ ");
     }
 
     [Fact]
@@ -58,7 +58,8 @@ public sealed class AllocationProfilerTests : IDisposable
         var text = profile.Types.Should().Contain(t => t.TypeName == "System.String").Which;
         text.BytesPerOperation.Should().BeApproximately(stringBytes, 4 * stringBytes / Math.Sqrt(text.Samples), profile.ToString());
         profile.BytesPerOperation.Should().BeApproximately(allBytes, 4 * allBytes / Math.Sqrt(profile.Samples), profile.ToString());
-        profile.Describe().Should().StartWith("top types per op: System.Byte[] ≈ ");
+        profile.Describe().Should().StartWith("allocated in, own code with what it called: PerfBudgets.Diagnostics.Tests.AllocationProfilerTests.KnownOperation ≈ ", "the program's own method first")
+            .And.Contain("; top types per op: System.Byte[] ≈ ");
     }
 
     [Fact]
@@ -111,7 +112,8 @@ public sealed class AllocationProfilerTests : IDisposable
         var lines = act.Should().Throw<BudgetExceededException>().Which.Message.Split(Environment.NewLine);
         lines.Should().HaveCount(2);
         lines[0].Should().StartWith("Test.KnownOperation.BytesPerOp: 384 B/op > budget 300 (+28%)");
-        lines[1].Should().StartWith("  top types per op: System.Byte[] ≈ ");
+        lines[1].Should().StartWith("  allocated in, own code with what it called: PerfBudgets.Diagnostics.Tests.AllocationProfilerTests.KnownOperation ≈ ")
+            .And.Contain("; top types per op: System.Byte[] ≈ ");
         var recorded = ResultStore.ReadAll(gate.Store.ResultsPath).Single();
         recorded.Attribution!.Entries[0].Name.Should().Be("System.Byte[]");
         recorded.Attribution.Entries[0].Unit.Should().Be("B/op");

@@ -41,24 +41,37 @@ internal static class CountAttribution
         var entries = list.Take(Kept)
             .Select(m => new AttributionEntry(m.Method, Math.Round(m.PerOperation, 2), unit, whole > 0 ? m.PerOperation / whole : null))
             .ToList();
+        var fold = systemCalls || cycles ? null : InclusiveAttribution.Of(measurement);
         var what = systemCalls ? "system calls per op by caller"
             : cycles ? "estimated cycles per op by method (exclusive)"
-            : "instructions per op by method (exclusive)";
-        var summary = $"{what}: " + string.Join(", ", entries.Take(5).Select(e => string.Create(CultureInfo.InvariantCulture,
+            : fold is null ? "instructions per op by method (exclusive)"
+            : "then by method (exclusive)";
+        var summary = $"{what}: " + string.Join(", ", entries.Where(e => fold is null || !fold.IsOwn(e.Name)).Take(5).Select(e => string.Create(CultureInfo.InvariantCulture,
             $"{e.Name} {Figures.Format(e.Value)} ({e.Share:P0})")));
+        if (fold is not null)
+        {
+            // The program's own methods first, with what they called: where a change made through a framework call shows.
+            summary = "instructions per op, own code with what it called: " + string.Join(", ", fold.OwnMethods.Take(5).Select(m => string.Create(CultureInfo.InvariantCulture,
+                $"{m.Method} {Figures.Format(Math.Round(m.Inclusive, 2))} ({(whole > 0 ? m.Inclusive / whole : 0):P0}, {Figures.Format(Math.Round(m.Exclusive, 2))} its own)"))) + $"; {summary}";
+        }
+
         return new Attribution(summary, entries,
-            "Counted by Callgrind in the repetition with the fewest; JIT-compiled methods named from the runtime's perf map.");
+            "Counted by Callgrind in the repetition with the fewest; JIT-compiled methods named from the runtime's perf map" +
+            (fold is null ? "." : "; own code is the methods of modules other than System.*, Microsoft.* and PerfBudgets, each with the framework, runtime and native code it called folded in from Callgrind's call graph."));
     }
 
     /// <summary>
     /// The entries of <paramref name="current"/> that grew against <paramref name="reference"/> (by at least one
-    /// instruction, or a hundredth of a system call, per operation), largest first; null when none did.
+    /// instruction, or a hundredth of a system call, per operation), largest first; null when none did. With the
+    /// measurement's call graph (<paramref name="fold"/>), the program's own methods whose cost grew, with what they
+    /// called folded in, come first.
     /// </summary>
     /// <param name="current">This run's breakdown.</param>
     /// <param name="reference">The breakdown to compare with.</param>
     /// <param name="label">What the reference is, e.g. <c>the recording (budgets.methods.json)</c>.</param>
+    /// <param name="fold">This run's instructions folded into the program's own methods, or null.</param>
     /// <param name="top">How many to name.</param>
-    public static string? Grown(Attribution current, IReadOnlyList<AttributionEntry> reference, string label, int top = 5)
+    public static string? Grown(Attribution current, IReadOnlyList<AttributionEntry> reference, string label, InclusiveAttribution? fold = null, int top = 5)
     {
         ArgumentNullException.ThrowIfNull(current);
         ArgumentNullException.ThrowIfNull(reference);
@@ -75,12 +88,36 @@ internal static class CountAttribution
             .OrderByDescending(c => c.Now - c.Was)
             .Take(top)
             .ToList();
-        return grown.Count == 0
-            ? null
-            : $"grew since {label}: " + string.Join(", ", grown.Select(c => c.Bound
-                ? string.Create(CultureInfo.InvariantCulture,
-                    $"{c.Name} at least +{Figures.Format(c.Now - c.Was)} {unit} (not among the {Kept} recorded, so at most {Figures.Format(c.Was)} then → {Figures.Format(c.Now)})")
-                : string.Create(CultureInfo.InvariantCulture,
-                    $"{c.Name} +{Figures.Format(c.Now - c.Was)} {unit} ({Figures.Format(c.Was)} → {Figures.Format(c.Now)})")));
+        if (grown.Count == 0)
+        {
+            return null;
+        }
+
+        var byMethod = string.Join(", ", grown.Select(c => c.Bound
+            ? string.Create(CultureInfo.InvariantCulture,
+                $"{c.Name} at least +{Figures.Format(c.Now - c.Was)} {unit} (not among the {Kept} recorded, so at most {Figures.Format(c.Was)} then → {Figures.Format(c.Now)})")
+            : string.Create(CultureInfo.InvariantCulture,
+                $"{c.Name} +{Figures.Format(c.Now - c.Was)} {unit} ({Figures.Format(c.Was)} → {Figures.Format(c.Now)})")));
+        var own = unit == InstructionsUnit && fold is not null ? OwnGrown(fold, before, floor, threshold, top) : [];
+        return own.Count == 0
+            ? $"grew since {label}: {byMethod}"
+            : $"grew since {label}, own code with what it called: " + string.Join(", ", own.Select(m => string.Create(CultureInfo.InvariantCulture,
+                $"{m.Method} +{Figures.Format(Math.Round(m.Growth))} {unit} (now {Figures.Format(Math.Round(m.Now))})"))) + $"; then by method (exclusive): {byMethod}";
+    }
+
+    // The program's methods whose folded cost grew: every name's exclusive growth (a name the reference left out grew
+    // by at least its count above the reference's smallest), credited in the shares the fold gives it now.
+    private static List<(string Method, double Growth, double Now)> OwnGrown(InclusiveAttribution fold, Dictionary<string, double> before, double floor, double threshold, int top)
+    {
+        var growth = fold.Exclusive.Keys.Union(before.Keys, StringComparer.Ordinal).ToDictionary(
+            name => name,
+            name =>
+            {
+                var now = fold.Exclusive.GetValueOrDefault(name);
+                return before.TryGetValue(name, out var was) ? now - was : Math.Max(0, now - floor);
+            },
+            StringComparer.Ordinal);
+        var now = fold.OwnMethods.ToDictionary(m => m.Method, m => m.Inclusive, StringComparer.Ordinal);
+        return fold.Grown(growth).Where(m => m.Growth >= threshold).Take(top).Select(m => (m.Method, m.Growth, now[m.Method])).ToList();
     }
 }

@@ -32,18 +32,21 @@ internal sealed class AttributionChanges
             ? attribution with { Change = change }
             : attribution;
 
-    /// <summary>A counted breakdown with the methods that grew since the recording and since the baseline run, if any.</summary>
-    public Attribution CountedGrowth(Budget budget, Attribution attribution)
+    /// <summary>
+    /// A counted breakdown with the methods that grew since the recording and since the baseline run, if any; with
+    /// <paramref name="inclusive"/>, the program's own methods first, with what they called folded in.
+    /// </summary>
+    public Attribution CountedGrowth(Budget budget, Attribution attribution, InclusiveAttribution? inclusive)
     {
         var changes = new List<string>();
         if (_recordedMethods.Value.GetValueOrDefault(budget.RecordedMethodsKey) is { } recorded
-            && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFile.FileName})") is { } sinceRecording)
+            && CountAttribution.Grown(attribution, recorded, $"the recording ({RecordedMethodsFile.FileName})", inclusive) is { } sinceRecording)
         {
             changes.Add(sinceRecording);
         }
 
         if (_baseline?.Results.GetValueOrDefault(budget.Name)?.Attribution is { } baseline
-            && CountAttribution.Grown(attribution, baseline.Entries, $"the baseline ({Path.GetFileName(_baseline.FilePath)})") is { } sinceBaseline)
+            && CountAttribution.Grown(attribution, baseline.Entries, $"the baseline ({Path.GetFileName(_baseline.FilePath)})", inclusive) is { } sinceBaseline)
         {
             changes.Add(sinceBaseline);
         }

@@ -16,13 +16,16 @@ namespace PerfBudgets.Measuring;
 /// address, and the cost of code without a symbol (JIT-compiled code, runtime stubs) is kept by that address rather
 /// than by its function: Callgrind names such code after the block a call entered, so a method reached through a
 /// stub's jump (a precode, which every call of a not-yet-patched method goes through) is counted under the stub. By
-/// address, the perf map names the method whose code ran.
+/// address, the perf map names the method whose code ran. The cost after <c>calls=</c> is also kept, by caller and
+/// callee (<see cref="CallInstructions"/>): the call graph that folds a framework call's cost into the method that made
+/// it.
 /// </remarks>
 internal sealed class CallgrindProfile
 {
     private CallgrindProfile(string path, string trigger, int? thread, IReadOnlyDictionary<string, long> totals, IReadOnlyDictionary<string, long> functions,
-        IReadOnlyDictionary<string, long> functionSystemCalls, IReadOnlyDictionary<string, long> functionCycles)
+        IReadOnlyDictionary<string, long> functionSystemCalls, IReadOnlyDictionary<string, long> functionCycles, IReadOnlyDictionary<(string Caller, string Callee), long> calls)
     {
+        CallInstructions = calls;
         ExclusiveEstimatedCycles = functionCycles;
         ExclusiveSystemCalls = functionSystemCalls;
         Path = path;
@@ -49,6 +52,13 @@ internal sealed class CallgrindProfile
 
     /// <summary>System calls made by each function itself (in practice the C library's wrappers: <c>write</c>, <c>recvfrom</c>, …).</summary>
     public IReadOnlyDictionary<string, long> ExclusiveSystemCalls { get; }
+
+    /// <summary>
+    /// Instructions executed in calls from one function to another, callees' callees included (the inclusive cost of
+    /// the call), by caller and callee as the file names them. Empty for a profile kept by address, whose exclusive
+    /// counts are by instruction and would not join the call graph's functions.
+    /// </summary>
+    public IReadOnlyDictionary<(string Caller, string Callee), long> CallInstructions { get; }
 
     /// <summary>
     /// Cycles each function itself is estimated to cost (<see cref="EstimatedCycles"/> of its own accesses and misses);
@@ -94,6 +104,8 @@ internal sealed class CallgrindProfile
         var functions = new Dictionary<string, long>(StringComparer.Ordinal);
         var functionSystemCalls = new Dictionary<string, long>(StringComparer.Ordinal);
         var functionCycles = new Dictionary<string, long>(StringComparer.Ordinal);
+        var callCosts = new Dictionary<(string Caller, string Callee), long>();
+        string? callee = null;
         int[]? cacheColumns = null;
         long[] costs = [];
         string? function = null;
@@ -113,6 +125,11 @@ internal sealed class CallgrindProfile
                 if (skipNextCost)
                 {
                     skipNextCost = false;
+                    if (function is not null && callee is not null && irColumn >= 0 && !byAddress)
+                    {
+                        ReadCosts(line, costs);
+                        callCosts[(function, callee)] = callCosts.GetValueOrDefault((function, callee)) + costs[irColumn];
+                    }
                 }
                 else if (function is not null && irColumn >= 0)
                 {
@@ -151,7 +168,7 @@ internal sealed class CallgrindProfile
             }
             else if (line.StartsWith("cfn=", StringComparison.Ordinal))
             {
-                Name(names, line.AsSpan(4));
+                callee = Name(names, line.AsSpan(4));
             }
             else if (line.StartsWith("calls=", StringComparison.Ordinal))
             {
@@ -196,7 +213,7 @@ internal sealed class CallgrindProfile
             totals[events[i]] = i < summary.Length ? summary[i] : 0;
         }
 
-        return new CallgrindProfile(path, trigger, thread, totals, functions, functionSystemCalls, functionCycles);
+        return new CallgrindProfile(path, trigger, thread, totals, functions, functionSystemCalls, functionCycles, callCosts);
     }
 
     // The cost line is "position ev1 ev2 ...": the event at index k is field k + 1, and the events a line leaves off

@@ -30,6 +30,12 @@ public sealed record InstructionMeasurement
     /// <summary>Instructions per operation of each method (exclusive of its callees), largest first.</summary>
     internal IReadOnlyList<MethodInstructions> Methods { get; init; } = [];
 
+    /// <summary>
+    /// The call graph of the repetition <see cref="Methods"/> comes from, which an inclusive attribution folds
+    /// (<see cref="Diagnosing.InclusiveAttribution"/>); null when the profile kept none.
+    /// </summary>
+    internal CallGraph? CallGraph { get; init; }
+
     /// <summary>System calls per operation by the function that made them (the C library's wrappers), largest first.</summary>
     internal IReadOnlyList<MethodInstructions> SystemCallSites { get; init; } = [];
 
@@ -70,6 +76,7 @@ public sealed record InstructionMeasurement
         {
             OperationsPerRepetition = checked(OperationsPerRepetition * itemsPerOperation),
             Methods = [.. Methods.Select(m => m with { PerOperation = m.PerOperation / itemsPerOperation })],
+            CallGraph = CallGraph?.DividedBy(itemsPerOperation),
             SystemCallSites = [.. SystemCallSites.Select(m => m with { PerOperation = m.PerOperation / itemsPerOperation })],
         };
     }
@@ -84,7 +91,7 @@ public sealed record InstructionMeasurement
             ? string.Create(CultureInfo.InvariantCulture, $", ~{estimate:#,0} estimated cycles/op")
             : string.Empty;
         return string.Create(CultureInfo.InvariantCulture,
-            $"{InstructionsPerOperation:#,0.#} instructions/op, smallest of {InstructionsByRepetition.Count} repetitions x {OperationsPerRepetition:N0} ops (spread {InstructionSpread:0.###%}), {SystemCallsPerOperation:#,0.##} syscalls/op{cycles}; .NET {RuntimeVersion}, valgrind {ValgrindVersion}");
+            $"{InstructionsPerOperation:#,0.#} instructions/op, the smallest of {InstructionsByRepetition.Count} repetitions of {OperationsPerRepetition:N0} ops each (spread {InstructionSpread:0.###%}), {SystemCallsPerOperation:#,0.##} syscalls/op{cycles}; .NET {RuntimeVersion}, valgrind {ValgrindVersion}");
     }
 }
 
@@ -92,3 +99,9 @@ public sealed record InstructionMeasurement
 /// <param name="Method">The method (type::name), a native symbol, or a label for code that has no name.</param>
 /// <param name="PerOperation">Its count per operation.</param>
 internal sealed record MethodInstructions(string Method, double PerOperation);
+
+/// <summary>The instructions per operation run in one function's calls to another, the callee's own callees included.</summary>
+/// <param name="Caller">The calling function, as Callgrind names it.</param>
+/// <param name="Callee">The called function (a method's block, a stub, native code), named the same way.</param>
+/// <param name="PerOperation">Instructions per operation in those calls, inclusive.</param>
+internal sealed record MethodCall(string Caller, string Callee, double PerOperation);

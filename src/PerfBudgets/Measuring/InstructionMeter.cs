@@ -254,6 +254,7 @@ public static partial class InstructionMeter
             SystemCallsByRepetition = syscalls,
             EstimatedCyclesByRepetition = cycles,
             Methods = PerMethod(fewest.SelectMany(p => p.ExclusiveInstructions), map, operations),
+            CallGraph = CallGraphOf(fewest, map, operations),
             SystemCallSites = PerMethod(fewestCalls.SelectMany(p => p.ExclusiveSystemCalls).Where(f => !IsTimingDependentSystemCall(f.Key)), map, operations),
             CycleMethods = PerMethod(fewestCycles.SelectMany(p => p.ExclusiveEstimatedCycles), map, operations),
             RuntimeVersion = runtimeVersion,
@@ -292,6 +293,29 @@ public static partial class InstructionMeter
             .Select(g => new MethodInstructions(g.Key, (double)g.Sum(f => f.Value) / operations))
             .OrderByDescending(m => m.PerOperation)
             .ToList();
+
+    // The repetition's call graph at Callgrind's grain (several threads' parts added up), each function named as the
+    // breakdown names it; null when the parts kept no calls (a profile by address).
+    private static CallGraph? CallGraphOf(IReadOnlyList<CallgrindProfile> parts, PerfMap map, int operations)
+    {
+        var calls = parts.SelectMany(p => p.CallInstructions)
+            .Where(c => c.Key.Caller != c.Key.Callee)
+            .GroupBy(c => c.Key)
+            .Select(g => new MethodCall(g.Key.Caller, g.Key.Callee, (double)g.Sum(c => c.Value) / operations))
+            .ToList();
+        if (calls.Count == 0)
+        {
+            return null;
+        }
+
+        var exclusive = parts.SelectMany(p => p.ExclusiveInstructions)
+            .GroupBy(f => f.Key, StringComparer.Ordinal)
+            .ToDictionary(g => g.Key, g => (double)g.Sum(f => f.Value) / operations, StringComparer.Ordinal);
+        var functions = exclusive.Keys.Concat(calls.SelectMany(c => new[] { c.Caller, c.Callee })).Distinct(StringComparer.Ordinal).ToList();
+        var names = functions.ToDictionary(f => f, f => MethodName(map, f), StringComparer.Ordinal);
+        var own = functions.Where(f => map.ModuleOf(f) is { } module && Diagnosing.InclusiveAttribution.IsOwnModule(module)).ToHashSet(StringComparer.Ordinal);
+        return new CallGraph(exclusive, calls, names, own);
+    }
 
     // The caches the estimate simulates, whatever the host has: 32 KiB 8-way L1 instruction and data caches and an 8 MiB
     // 16-way last level, 64-byte lines (the CPU Valgrind 3.19 shows the program, an Intel Haswell).

@@ -12,16 +12,18 @@ internal sealed class PerfMap
     private readonly ulong[] _starts;
     private readonly ulong[] _ends;
     private readonly string[] _names;
+    private readonly string?[] _modules;
 
-    private PerfMap(ulong[] starts, ulong[] ends, string[] names)
+    private PerfMap(ulong[] starts, ulong[] ends, string[] names, string?[] modules)
     {
         _starts = starts;
         _ends = ends;
         _names = names;
+        _modules = modules;
     }
 
     /// <summary>A map that names nothing (no perf map was written).</summary>
-    public static PerfMap Empty { get; } = new([], [], []);
+    public static PerfMap Empty { get; } = new([], [], [], []);
 
     /// <summary>How many code ranges the map names.</summary>
     public int Count => _names.Length;
@@ -33,7 +35,7 @@ internal sealed class PerfMap
     public static PerfMap Read(string path)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
-        var entries = new List<(ulong Start, ulong End, string Name)>();
+        var entries = new List<(ulong Start, ulong End, string Name, string? Module)>();
         foreach (var line in File.ReadLines(path))
         {
             var first = line.IndexOf(' ', StringComparison.Ordinal);
@@ -45,11 +47,12 @@ internal sealed class PerfMap
                 continue;
             }
 
-            entries.Add((start, start + size, Tidy(line[(second + 1)..])));
+            var name = line[(second + 1)..];
+            entries.Add((start, start + size, Label(Tidy(name)), Module(name)));
         }
 
         entries.Sort((a, b) => a.Start.CompareTo(b.Start));
-        return new PerfMap([.. entries.Select(e => e.Start)], [.. entries.Select(e => e.End)], [.. entries.Select(e => e.Name)]);
+        return new PerfMap([.. entries.Select(e => e.Start)], [.. entries.Select(e => e.End)], [.. entries.Select(e => e.Name)], [.. entries.Select(e => e.Module)]);
     }
 
     /// <summary>
@@ -64,6 +67,22 @@ internal sealed class PerfMap
             return callgrindName;
         }
 
+        return IndexOf(callgrindName) is { } index ? _names[index] : null;
+    }
+
+    /// <summary>
+    /// The assembly of the method at a Callgrind function name (<c>TextStats</c> for
+    /// <c>[TextStats] TextStats.WordCounter::Add</c>), or null for a stub, a native symbol or an address the map does
+    /// not cover.
+    /// </summary>
+    public string? ModuleOf(string callgrindName)
+    {
+        ArgumentNullException.ThrowIfNull(callgrindName);
+        return callgrindName.StartsWith("0x", StringComparison.Ordinal) && IndexOf(callgrindName) is { } index ? _modules[index] : null;
+    }
+
+    private int? IndexOf(string callgrindName)
+    {
         if (!ulong.TryParse(callgrindName.AsSpan(2), NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var address))
         {
             return null;
@@ -81,11 +100,31 @@ internal sealed class PerfMap
         {
             if (address < _ends[i])
             {
-                return _names[i];
+                return i;
             }
         }
 
         return null;
+    }
+
+    /// <summary>What the perf map calls the block of write barriers the runtime copies at startup, after the function that writes the entry.</summary>
+    internal const string CopiedWriteBarriers = "stub InitThreadManagerPerfMapData<JIT_CopiedWriteBarriers>";
+
+    /// <summary>The label of the GC's write barriers (every store of a reference into the heap runs one).</summary>
+    internal const string WriteBarrierLabel = "stub GC write barrier (JIT_CopiedWriteBarriers)";
+
+    // A name the runtime gives after the code that reported it rather than what it is, read as what it is.
+    private static string Label(string name) => name == CopiedWriteBarriers ? WriteBarrierLabel : name;
+
+    // The module of a method's entry: "[TextStats]" in "instance int32 [TextStats] TextStats.WordCounter::Add(...)", the
+    // last bracketed name before the signature (earlier ones name the return type's assembly); stubs have none.
+    private static string? Module(string name)
+    {
+        var open = name.IndexOf('(', StringComparison.Ordinal);
+        var head = open < 0 ? name : name[..open];
+        var end = head.LastIndexOf("] ", StringComparison.Ordinal);
+        var start = end < 0 ? -1 : head.LastIndexOf('[', end);
+        return start < 0 ? null : head[(start + 1)..end];
     }
 
     private static ReadOnlySpan<char> Hex(ReadOnlySpan<char> text) =>

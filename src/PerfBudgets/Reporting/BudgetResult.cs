@@ -55,6 +55,14 @@ public sealed record BudgetResult(
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     public double? NoiseAbsolute { get; init; }
 
+    /// <summary>
+    /// The run that recorded the result (<see cref="RunIdentity.RunId"/>), so that a report of a folder a later,
+    /// filtered run wrote into can tell its rows from that run's; null in a results.json written before it was kept.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    [JsonInclude]
+    internal string? RunId { get; init; }
+
     /// <summary>The comparison with the baseline run (<c>PERF_BASELINE</c>), or null when no baseline was given.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
     // Internal: the comparison's shape is the reports', not an adopter's; still written to and read from results.json.

@@ -18,6 +18,6 @@ public sealed class AttributionChangesTests
         var attribution = new Attribution("top: Foo", [new AttributionEntry("Foo", 10, "instructions/op", 1)]) { Change = "stale" };
 
         changes.SinceBaseline(budget, attribution).Should().BeSameAs(attribution);
-        changes.CountedGrowth(budget, attribution).Change.Should().BeNull();
+        changes.CountedGrowth(budget, attribution, inclusive: null).Change.Should().BeNull();
     }
 }

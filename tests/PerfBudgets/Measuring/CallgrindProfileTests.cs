@@ -90,6 +90,19 @@ public sealed class CallgrindProfileTests : IDisposable
         map.Resolve("0x0000000050002008").Should().StartWith("stub<12>");
         map.Resolve("0x0000000050003000").Should().BeNull("no range covers it");
         map.Resolve("memcpy").Should().Be("memcpy", "a native symbol is already a name");
+        map.ModuleOf("0x0000000050001010").Should().Be("SystemUnderTest");
+        map.ModuleOf("0x0000000050002008").Should().BeNull("a stub belongs to no module");
+        map.ModuleOf("memcpy").Should().BeNull();
+    }
+
+    [Fact]
+    public void A_methods_module_is_the_one_before_its_name_not_its_return_types()
+    {
+        var map = PerfMap.Read(Path.Combine(AppContext.BaseDirectory, "TestVectors", "perf-calls.map"));
+
+        map.ModuleOf("0x0000000050004010").Should().Be("System.Linq", "[System.Runtime] names the return type's assembly");
+        map.Resolve("0x0000000050004010").Should().Be("System.Linq.Enumerable::Select");
+        map.Resolve("0x000000005000b008").Should().Be("stub GC write barrier (JIT_CopiedWriteBarriers)", "the runtime names the block after the function that reported it");
     }
 
     [Fact]

@@ -23,6 +23,6 @@ internal sealed class SummaryExporter : IRunExporter
     public string Render(RunResults run)
     {
         ArgumentNullException.ThrowIfNull(run);
-        return SummaryTable.Render(run.Results);
+        return SummaryTable.Render(run.Results, run.Run?.RunId);
     }
 }

@@ -12,9 +12,12 @@ internal static class SummaryTable
     /// <summary>
     /// One row per result, failures first (then baseline warnings) so a reviewer sees them at the top. When any result
     /// was compared with a baseline (<c>PERF_BASELINE</c>), a column after the verdict gives the baseline figure and the
-    /// signed change, <c>—</c> where the baseline has no such figure.
+    /// signed change, <c>—</c> where the baseline has no such figure. Given the run the table is written for
+    /// (<paramref name="runId"/>), a row another run recorded says so beside its verdict: a filtered run
+    /// (<c>dotnet test --filter</c>) measures some budgets, and the others' rows, a failure included, are that other
+    /// run's figures, not this one's. Only this run's failures are explained under the table.
     /// </summary>
-    public static string Render(IEnumerable<BudgetResult> results)
+    public static string Render(IEnumerable<BudgetResult> results, string? runId = null)
     {
         ArgumentNullException.ThrowIfNull(results);
         var rows = results
@@ -40,15 +43,25 @@ internal static class SummaryTable
                 BudgetVerdict.NotMeasured => $"**not measured** ({r.Detail})",
                 _ => "info",
             };
+            verdict += NotThisRun(r, runId);
             var delta = withBaseline ? $" {r.Baseline?.DeltaCell() ?? "—"} |" : string.Empty;
             text.Append(System.Globalization.CultureInfo.InvariantCulture,
                 $"| {r.Budget} | {Figures.Format(r.Measured)} | {limit} | {r.Unit} | {verdict} |{delta} {r.Profile} | {r.Machine.LogicalCores} | {r.TimestampUtc:yyyy-MM-dd HH:mm:ss} |");
             text.AppendLine();
         }
 
-        AppendAttributions(text, rows);
+        AppendAttributions(text, rows.Where(r => NotThisRun(r, runId).Length == 0).ToList());
         return text.ToString();
     }
+
+    // Beside the verdict of a row another run recorded (results.json keeps every budget's newest row): whose it is.
+    private static string NotThisRun(BudgetResult result, string? runId) => (runId, result.RunId) switch
+    {
+        (null, _) => string.Empty,
+        (_, null) => " (recorded by an earlier run, not this one)",
+        ({ } current, { } other) when other != current => $" (recorded by run {other}, not this one)",
+        _ => string.Empty,
+    };
 
     // Under the table: what broke each failing budget that was diagnosed (top types, hottest methods).
     private static void AppendAttributions(StringBuilder text, List<BudgetResult> rows)

@@ -68,7 +68,7 @@ public sealed class ResultStore
         {
             Update(file =>
             {
-                var all = file.Results.Where(r => r.Budget != result.Budget).Append(result).ToList();
+                var all = file.Results.Where(r => r.Budget != result.Budget).Append(result with { RunId = run.RunId }).ToList();
                 all.Sort((a, b) => string.CompareOrdinal(a.Budget, b.Budget));
                 return file with { Results = all };
             },

@@ -53,13 +53,28 @@ public sealed class RunExportersTests : IDisposable
     }
 
     [Fact]
+    public void After_a_filtered_run_the_rows_it_did_not_measure_say_which_run_recorded_them()
+    {
+        var store = new ResultStore(_folder.Path);
+        RunExporters.Of(store).Record(Rate, Run, stepSummaryFile: null);
+
+        // A later run filtered to one test: it measures A.Bytes only, and B.Rate's failure is still the first run's.
+        RunExporters.Of(store).Record(Bytes, new RunIdentity("run-2", null), stepSummaryFile: null);
+
+        File.ReadAllText(store.SummaryPath).Should().Be(Table(
+            "| B.Rate | 900 | ≥ 1,000 | req/s | **FAIL** (-10%) (recorded by run run-1, not this one) | ci | 4 | 2026-11-20 10:00:01 |",
+            BytesRow));
+        ResultStore.ReadAll(store.ResultsPath).Select(r => r.RunId).Should().Equal("run-2", "run-1");
+    }
+
+    [Fact]
     public void The_store_alone_persists_results_and_history_and_renders_nothing()
     {
         var store = new ResultStore(_folder.Path);
 
         store.Record(Bytes, Run);
 
-        ResultStore.ReadAll(store.ResultsPath).Should().Equal(Bytes);
+        ResultStore.ReadAll(store.ResultsPath).Should().Equal(Bytes with { RunId = "run-1" });
         ResultStore.ReadHistory(store.HistoryPath, out _).Should().ContainSingle().Which.RunId.Should().Be("run-1");
         File.Exists(store.SummaryPath).Should().BeFalse("summary.md is the exporters' output, not the store's");
     }
