@@ -90,7 +90,7 @@ internal static class HarnessEnvironment
         (CiVariable, "true: a budget that cannot be measured fails instead of being skipped"),
         (TargetFrameworkVariable, "the target framework whose limits apply (a budget's runtimes entry), e.g. net8.0 (default: the one the test assembly was built for)"),
         (BaseVariable, "the commit the paired (.VsBase) budgets compare with, or none to turn them off (default: HEAD when the tree has uncommitted changes, else HEAD's first parent)"),
-        (RunIdVariable, "the run id written to history.jsonl (Cake sets one per invocation)"),
+        (RunIdVariable, "the run id written to results.json and history.jsonl (default: the dotnet test command's on Linux, else one per process)"),
         (CommitVariable, "the commit written to history.jsonl (else GITHUB_SHA)"),
         (GitHubShaVariable, "the commit written to history.jsonl when PERF_COMMIT is not set (GitHub Actions sets it)"),
         (StepSummaryVariable, "a file each test process appends its summary table to"),

@@ -10,8 +10,11 @@ namespace PerfBudgets.Reporting;
 /// <param name="Commit">The commit measured, or null (git is not run for it).</param>
 internal sealed record RunIdentity(string RunId, string? Commit)
 {
-    /// <summary>The id of a run the options do not name: this process's UTC start time and a random suffix, the same for every gate.</summary>
-    public static string GeneratedRunId { get; } =
+    /// <summary>
+    /// The id of a run the options do not name: the <c>dotnet test</c> command's (<see cref="TestInvocation"/>), so the
+    /// test hosts of one command are one run; else this process's UTC start time and a random suffix, the same for every gate.
+    /// </summary>
+    public static string GeneratedRunId { get; } = TestInvocation.Id ??
         DateTime.UtcNow.ToString("yyyyMMdd'T'HHmmss'Z'", CultureInfo.InvariantCulture) + "-" + Guid.NewGuid().ToString("N")[..6];
 
     /// <summary>
