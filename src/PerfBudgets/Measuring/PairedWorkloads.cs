@@ -6,8 +6,9 @@ namespace PerfBudgets.Measuring;
 /// The CPU time per operation of a library's workload, built at the base commit and at the head, compared in the same
 /// run: each build's workload host (a program that serves its operation with <see cref="ServedWorkload"/>) runs in a
 /// process of its own, both run the same number of operations at once in each round, and each round's figure is the
-/// host process's CPU time over its operations (<see cref="CpuClock.ForProcess"/>). Works wherever .NET does: no
-/// Valgrind, no Linux-only clock.
+/// host process's CPU time over its operations (<see cref="CpuClock.ForProcess"/>), each host on a core of its own,
+/// swapped every round where cores can be chosen (<see cref="CoreSwap"/>). Works wherever .NET does: no Valgrind, no
+/// Linux-only clock.
 /// </summary>
 public static class PairedWorkloads
 {
@@ -58,8 +59,11 @@ public static class PairedWorkloads
         ArgumentNullException.ThrowIfNull(options);
         using var baseProcess = Host.Start(baseHost, arguments);
         using var headProcess = Host.Start(headHost, arguments);
+        var cores = CoreSwap.TryCreate();
+        var round = 0;
         return PairedRounds.CompareTogetherAsync([Figure], async ct =>
         {
+            cores?.Place(baseProcess.Process, headProcess.Process, round++);
             var both = await Task.WhenAll(Task.Run(() => baseProcess.Run(operations), ct), Task.Run(() => headProcess.Run(operations), ct)).ConfigureAwait(false);
             return (both[0], both[1]);
         }, options, CancellationToken.None).GetAwaiter().GetResult()[0];
@@ -83,6 +87,8 @@ public static class PairedWorkloads
     private sealed class Host : IDisposable
     {
         private readonly Process _process;
+
+        public Process Process => _process;
         private readonly Func<long> _clock;
 
         private Host(Process process)
