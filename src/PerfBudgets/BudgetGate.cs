@@ -240,7 +240,7 @@ public sealed partial class BudgetGate
             }
         }
 
-        if (budget.Recorded is { } recordedCount && budget.Margin is { } margin && measured < recordedCount * (1 - margin))
+        if (budget.Recorded is { } recordedCount && budget.Margin is { } margin && measured < recordedCount * (1 - margin) - budget.MarginAbsolute)
         {
             // A count this far below its recording means the recording is stale (an improvement, or a first guess): the
             // limit then sits that much above the code's real cost and a regression of the same size passes.

@@ -264,7 +264,7 @@ public sealed partial class BudgetBook
     }
 
     // The fields a budget's runtimes entry may replace.
-    private static readonly HashSet<string> RuntimeFields = new(StringComparer.Ordinal) { "limit", "profiles", "recorded", "margin", "recordedOn", "noise", "noiseAbsolute" };
+    private static readonly HashSet<string> RuntimeFields = new(StringComparer.Ordinal) { "limit", "profiles", "recorded", "margin", "marginAbsolute", "recordedOn", "noise", "noiseAbsolute" };
 
     // The budget entry as it applies to targetFramework: its "runtimes" entry for that framework laid over it, and
     // whether there was one. Every entry of "runtimes" is checked, not only the active one, so a typo fails on every
@@ -343,12 +343,13 @@ public sealed partial class BudgetBook
             throw new BudgetFileException($"{where}: a {budget.Kind} budget needs 'recordedOn': {{ \"runtime\": \"10.0.12\", \"valgrind\": \"3.19.0\" }}.");
         }
 
-        var expected = CountedLimit(budget.Kind, recorded, margin);
+        var marginAbsolute = OptionalNonNegative(entry, "marginAbsolute", where) ?? 0;
+        var expected = CountedMargin.Limit(budget.Kind, recorded, margin, marginAbsolute);
         if (Math.Abs(budget.Limit - expected) > 1e-9)
         {
             var sum = budget.Kind == BudgetKind.GrowthExponentMax
                 ? string.Create(CultureInfo.InvariantCulture, $"recorded {recorded} + margin {margin}")
-                : string.Create(CultureInfo.InvariantCulture, $"recorded {recorded} + margin {margin:P1}");
+                : string.Create(CultureInfo.InvariantCulture, $"recorded {recorded} + margin {margin:P1}{(marginAbsolute > 0 ? $" + marginAbsolute {marginAbsolute}" : "")}");
             throw new BudgetFileException(string.Create(CultureInfo.InvariantCulture,
                 $"{where}: limit {budget.Limit} is not {sum} = {expected}; change 'recorded' or 'margin' (or re-record), not the limit."));
         }
@@ -357,6 +358,7 @@ public sealed partial class BudgetBook
         {
             Recorded = recorded,
             Margin = margin,
+            MarginAbsolute = marginAbsolute,
             RecordedOn = new RecordedVersions(runtime.GetString()!, valgrind.GetString()!),
         };
     }
