@@ -105,7 +105,7 @@ internal static partial class BudgetCalibrator
             {
                 var over = figures.Count(f => !budget.IsMet(f));
                 line = over == 0
-                    ? Invariant($"{budget.Name}: {seen}; limit {Figures.Format(budget.Limit)} kept (set by hand: a {budget.Kind.Name} limit is reasoned, not fitted)")
+                    ? Invariant($"{budget.Name}: {seen}; limit {Figures.Format(budget.Limit)} kept (set by hand: {budget.Kind.Name} limits are reasoned, not fitted)")
                     : Invariant($"{budget.Name}: {seen}; WARNING: {over} of {figures.Count} unchanged runs broke the limit {Figures.Format(budget.Limit)}: give it room by hand (its description says how it was set)");
                 warnings += over > 0 ? 1 : 0;
             }

@@ -54,7 +54,7 @@ internal static class CalibrationPolicy
             var excess = Math.Max(0, figures.Max() - recorded);
             var room = Math.Max(SyscallRoomPerOperation, Math.Ceiling(Math.Round((excess + quantum) * 100, 6)) / 100);
             var repetition = operationsPerRepetition is > 0
-                ? Invariant($"a stray call in a repetition of {operationsPerRepetition} operations is {Figures.Format(quantum)}/op, so {Math.Floor(Math.Round(room * operationsPerRepetition.Value, 6))} stray calls a repetition pass; ")
+                ? Invariant($"a stray call in a repetition of {operationsPerRepetition} operations is {Figures.Format(quantum)}/op, so up to {Math.Floor(Math.Round(room * operationsPerRepetition.Value, 6))} stray calls in a repetition pass; ")
                 : string.Empty;
             var reason = Invariant($"system calls come in whole calls: {repetition}runs {Figures.Format(figures.Min())} to {Figures.Format(figures.Max())}; room {Figures.Format(room)}/op above {Figures.Format(recorded)} (at least half a call per operation), and one more call per operation ({Figures.Format(recorded + 1)}) fails");
             return room >= 1
@@ -72,7 +72,7 @@ internal static class CalibrationPolicy
         var relative = recorded == 0 ? 0 : farthest / recorded;
         var margin = Math.Max(SmallestMargin, RoundUp(2 * relative, 0.005));
         return new CountedChoice(margin, 0,
-            Invariant($"runs within ±{Figures.Percent(relative * 100, decimals: 2)} of the median; margin twice that, at least {SmallestMargin:P0} (one {kind.Name.Split('-')[0].TrimEnd('s')} per repetition is far below it)"), Warning: false);
+            Invariant($"runs within ±{Figures.Percent(relative * 100, decimals: 2)} of the median; margin twice that, at least 1% (one {kind.Name.Split('-')[0].TrimEnd('s')} per repetition is far below it)"), Warning: false);
     }
 
     /// <summary>
