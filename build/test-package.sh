@@ -10,7 +10,9 @@
 #   - the results server, installed from its own package (perfbudgets-server), answers --help;
 #   - build/package-addons-consumer: the add-ons diagnose a broken budget and write report.html;
 #   - samples/: a small library and a small ASP.NET Core service gate themselves with a budget of every kind the
-#     packages offer (the package READMEs' snippets are their code), pass unchanged, and each deliberate break
+#     packages offer (the package READMEs' snippets are their code), pass unchanged in Release from plain `dotnet test`
+#     under VSTest and (TextStats.PlatformTests) Microsoft.Testing.Platform, lay ASP.NET Core's counted runtime out only
+#     for the service's tests, are calibrated by `perfbudgets calibrate`, and each deliberate break
 #     (-p:SampleBreak=NAME) fails the budget it must, by name; the paired budget runs against the copy's own commit.
 #
 #   build/test-package.sh [PACKAGES_DIR]        (the Cake target Test.Package runs it after Pack)
@@ -91,6 +93,9 @@ pinned=$(find "$core/bin" -path '*/counted-runtime/shared/Microsoft.NETCore.App/
 [[ -n $pinned && -x $(dirname "$(dirname "$(dirname "$pinned")")")/dotnet ]] \
   || fail "the core consumer's output holds no counted runtime (counted-runtime/ with a muxer and Microsoft.NETCore.App): the package's pin did not run"
 echo "The package's pin laid the counted runtime out: ${pinned#"$core/"}."
+# The consumer references ASP.NET Core's framework, so its runtime is laid out beside it (a library's is not: below).
+[[ -n $(find "$core/bin" -path '*/counted-runtime/shared/Microsoft.AspNetCore.App/*' -maxdepth 6 -type d) ]] \
+  || fail "the core consumer references Microsoft.AspNetCore.App, and its counted runtime has no Microsoft.AspNetCore.App"
 
 echo "perfbudgets $tool_version: dotnet tool install PerfBudgets.Tool --tool-path $core-tool"
 run_in "$core" dotnet tool install PerfBudgets.Tool --version "$tool_version" --tool-path "$core-tool" \
@@ -144,6 +149,30 @@ export PERF_BASE=HEAD
 echo "Samples at $samples: dotnet test Samples.slnx"
 run_in "$samples" dotnet test Samples.slnx || fail "the samples failed against the packages"
 grep -E "^(Passed|Failed)!" "$log" || true
+# Plain `dotnet test` ran Release (Directory.Build.props and Directory.Solution.props, as the README shows).
+grep -q "TextStats.Tests/bin/Release/" "$log" || fail "plain dotnet test Samples.slnx did not run the Release build"
+# The pin lays ASP.NET Core's runtime out only for the tests whose app runs on it.
+[[ -d $samples/GreetingService.Tests/bin/Release/net10.0/counted-runtime/shared/Microsoft.AspNetCore.App \
+   && -d $samples/TextStats.Tests/bin/Release/net10.0/counted-runtime/shared/Microsoft.NETCore.App \
+   && ! -e $samples/TextStats.Tests/bin/Release/net10.0/counted-runtime/shared/Microsoft.AspNetCore.App ]] \
+  || fail "the counted runtime of the library's tests holds ASP.NET Core's, or the service's tests lack it"
+echo "Plain dotnet test ran Release; the library's tests' counted runtime holds Microsoft.NETCore.App alone, the service's tests' ASP.NET Core's too."
+# The same default under Microsoft.Testing.Platform: the global.json in TextStats.PlatformTests selects it there.
+echo "Samples under Microsoft.Testing.Platform: dotnet test in TextStats.PlatformTests"
+run_in "$samples/TextStats.PlatformTests" dotnet test || fail "the Microsoft.Testing.Platform sample failed"
+grep -q "TextStats.PlatformTests/bin/Release/net10.0/TextStats.PlatformTests.dll" "$log" \
+  || fail "dotnet test under Microsoft.Testing.Platform did not run the Release build"
+echo "Plain dotnet test under Microsoft.Testing.Platform ran Release: $(grep -m1 -E "^ *(total|succeeded):" "$log" | sed -E 's/^ +//')."
+# perfbudgets calibrate, from the tool's package, sets the samples' budgets from that run (--results: a run already
+# made; the README's `perfbudgets calibrate --runs 5 -- dotnet test` makes its own), on a copy of budgets.json in a
+# folder of its own (calibrate writes budgets.methods.json beside it).
+mkdir "$samples/calibrated" && cp "$samples/budgets.json" "$samples/calibrated/budgets.json"
+run_in "$samples" "$core-tool/perfbudgets" calibrate --budgets calibrated/budgets.json --results artifacts/budgets/results.json \
+  || fail "perfbudgets calibrate failed on the samples' results"
+for expected in "Text.Add.Syscalls: " "Text.AddOpenFile.Syscalls: " "one more call per operation" "Text.Add.RetainedBytesPerOp: "; do
+  grep -qF -- "$expected" "$log" || fail "perfbudgets calibrate said nothing of '$expected'"
+done
+echo "perfbudgets calibrate on the samples' run:"; grep -E "^(Text|Greeting)\.[A-Za-z0-9.]+Syscalls: " "$log" | cut -c1-200
 # Each break, the budget it must fail by name (the test project it is in, a filter for its tests), and for some what
 # the failure must name besides: the method that allocates, the methods whose counts grew.
 breaks=(

@@ -25,6 +25,15 @@ public sealed class CountedBudgetTests
         BudgetGate.Default.CheckCount("Text.AddFile.Syscalls", Counted("Text.AddFile.Syscalls").Measurement("Text.AddFile"));
 
     [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
+    public void Add_makes_no_system_calls() =>
+        // Recorded at 0: its room is absolute (marginAbsolute), since no fraction of 0 lets a stray call through.
+        BudgetGate.Default.CheckCount("Text.Add.Syscalls", Counted("Text.Add.Syscalls").Measurement("Text.Add"));
+
+    [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
+    public void AddFrom_an_open_file_reads_it_and_its_end() =>
+        BudgetGate.Default.CheckCount("Text.AddOpenFile.Syscalls", Counted("Text.AddOpenFile.Syscalls").Measurement("Text.AddOpenFile"));
+
+    [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
     public void Add_grows_linearly_with_the_text()
     {
         var run = Counted("Text.Add.Growth");

@@ -111,6 +111,31 @@ public sealed class WordCounter
         return words + Add(buffer.AsSpan(0, carry));
     }
 
+    /// <summary>
+    /// Counts the words of an open file, read at offsets (<see cref="RandomAccess"/>, one pread each), so one handle serves
+    /// many counts: a file smaller than the buffer takes two reads, its bytes and the end.
+    /// </summary>
+    public int AddFrom(Microsoft.Win32.SafeHandles.SafeFileHandle file)
+    {
+        _fileBytes ??= new byte[64 * 1024];
+        var filled = 0;
+        int read;
+        while ((read = RandomAccess.Read(file, _fileBytes.AsSpan(filled), filled)) > 0)
+        {
+            filled += read;
+            if (filled == _fileBytes.Length)
+            {
+                Array.Resize(ref _fileBytes, _fileBytes.Length * 2);
+            }
+        }
+
+        var text = _fileChars is { } chars && chars.Length >= filled ? chars : _fileChars = new char[_fileBytes.Length];
+        return Add(text.AsSpan(0, System.Text.Encoding.UTF8.GetChars(_fileBytes.AsSpan(0, filled), text)));
+    }
+
+    private byte[]? _fileBytes;
+    private char[]? _fileChars;
+
 #if BREAK_INSTRUCTIONS || BREAK_GROWTH || BREAK_CPUTIME || BREAK_TOLIST_SNAPSHOT || BREAK_FORMAT_PER_WORD
     private long _checksum;
 

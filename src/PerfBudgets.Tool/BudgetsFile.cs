@@ -71,6 +71,10 @@ internal sealed class BudgetsFile
     public IEnumerable<JsonObject> Budgets =>
         _root["budgets"]?.AsArray().OfType<JsonObject>() ?? throw new BudgetFileException("budgets.json has no 'budgets' array.");
 
+    /// <summary>The parameter named <paramref name="name"/> (its object in <c>parameters</c>), or null when the file has none.</summary>
+    public JsonObject? Parameter(string name) =>
+        _root["parameters"]?.AsArray().OfType<JsonObject>().FirstOrDefault(p => p["name"]?.GetValue<string>() == name);
+
     /// <summary>The file's text.</summary>
     public string ToText() => _root.ToJsonString(WriteOptions) + "\n";
 

@@ -14,6 +14,7 @@ internal static class Program
             LoadCommand.Create(),
             LocustCommand.Create(),
             RecordCommand.Create(),
+            CalibrateCommand.Create(),
             ProposeCommand.Create(),
             BaselineRunCommand.Create(),
             UploadCommand.Create(),

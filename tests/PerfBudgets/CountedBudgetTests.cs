@@ -193,6 +193,21 @@ public sealed class CountedBudgetTests : IDisposable
     }
 
     [Fact]
+    public void A_count_recorded_at_0_gets_room_from_its_absolute_margin()
+    {
+        // No fraction of 0 lets a stray system call through: the absolute margin does, and one more call per operation
+        // still fails.
+        var text = _budgets.Text.Replace("\"limit\": 2, \"unit\": \"syscalls/op\",\n      \"recorded\": 2, \"margin\": 0,", "\"limit\": 0.5, \"unit\": \"syscalls/op\",\n      \"recorded\": 0, \"margin\": 0, \"marginAbsolute\": 0.5,", StringComparison.Ordinal);
+        var budget = BudgetBook.Parse(text, "budgets.json", "ci").Get("Demo.Syscalls");
+
+        budget.Should().Match<Budget>(b => b.Limit == 0.5 && b.MarginAbsolute == 0.5);
+        budget.IsMet(0.25).Should().BeTrue("one stray call in a repetition of 4 operations");
+        budget.IsMet(1).Should().BeFalse("one more call per operation");
+        var handSet = () => BudgetBook.Parse(text.Replace("\"limit\": 0.5", "\"limit\": 1", StringComparison.Ordinal), "budgets.json", "ci");
+        handSet.Should().Throw<BudgetFileException>().WithMessage("*limit 1 is not recorded 0 + margin 0.0 % + marginAbsolute 0.5 = 0.5*");
+    }
+
+    [Fact]
     public void A_counted_budget_without_its_recording_is_refused()
     {
         var act = () => BudgetBook.Parse("""{ "profiles": ["ci"], "budgets": [ { "name": "X", "kind": "instructions-max", "limit": 5, "unit": "instructions/op" } ] }""", "budgets.json", "ci");

@@ -16,7 +16,7 @@ namespace PerfBudgets.Tool.Proposals;
 /// 1% between runs; 64 B is one small object, so a budget that moves by a few bytes is not broken by a single
 /// allocation the runtime makes now and then.</description></item>
 /// <item><description><b>Counted</b> (<c>instructions-max</c>, <c>syscalls-max</c>): recorded at the median of the runs
-/// (two decimals), and the limit is ceil(recorded × (1 + margin), 2 decimals) with the budget's own margin, exactly as
+/// (two decimals), and the limit is ceil(recorded × (1 + margin) + marginAbsolute, 2 decimals) with the budget's own margins, exactly as
 /// <see cref="BudgetBook.CountedRecording(BudgetKind, IReadOnlyList{double}, double)"/> gives them (the recorder of <c>Record.Instructions</c> too). The margin is never changed here: it is the budget's decision,
 /// justified by the spread its description gives.</description></item>
 /// <item><description><b>Floors</b> (<c>requests-per-second-min</c>, <c>operations-per-second-min</c>,
@@ -54,7 +54,7 @@ internal static class LimitPolicy
         ArgumentNullException.ThrowIfNull(kind);
         return kind == BudgetKind.AllocatedBytesPerOp ? "max(1%, 64 B) above the highest run, exact when every run measured the same whole figure"
             : kind == BudgetKind.GrowthExponentMax ? "recorded = median of the runs, limit = recorded + margin (an exponent's margin is in its own units)"
-            : kind.IsCounted ? "recorded = median of the runs, limit = ceil(recorded x (1 + margin), 2 decimals)"
+            : kind.IsCounted ? "recorded = median of the runs, limit = ceil(recorded x (1 + margin) + marginAbsolute, 2 decimals)"
             : kind.IsProposedFloor ? "1.5x below the slowest run"
             : NoPolicy;
     }
@@ -97,8 +97,8 @@ internal static class LimitPolicy
         if (budget.Kind.IsCounted)
         {
             Debug.Assert(budget.Margin is not null, "BudgetBook refuses a counted budget without a margin.");
-            var (recorded, limit) = BudgetBook.CountedRecording(budget.Kind, measured, budget.Margin ?? 0.01);
-            return proposal with { ProposedLimit = limit, ProposedRecorded = recorded };
+            var (recorded, _) = BudgetBook.CountedRecording(budget.Kind, measured, budget.Margin ?? 0.01);
+            return proposal with { ProposedLimit = CountedMargin.Limit(budget.Kind, recorded, budget.Margin ?? 0.01, budget.MarginAbsolute), ProposedRecorded = recorded };
         }
 
         if (budget.Kind.IsProposedFloor)

@@ -76,7 +76,9 @@ internal static class CountedBudgetRecorder
             var margin = target["margin"]?.GetValue<double>() ?? budget["margin"]?.GetValue<double>() ?? 0.01;
             var oldRecorded = target["recorded"]?.GetValue<double>() ?? double.NaN;
             var oldLimit = target["limit"]?.GetValue<double>() ?? double.NaN;
-            var (recorded, limit) = BudgetBook.CountedRecording(kind, measured.Select(r => r.Measured).ToList(), margin);
+            var marginAbsolute = target["marginAbsolute"]?.GetValue<double>() ?? budget["marginAbsolute"]?.GetValue<double>() ?? 0;
+            var (recorded, _) = BudgetBook.CountedRecording(kind, measured.Select(r => r.Measured).ToList(), margin);
+            var limit = CountedMargin.Limit(kind, recorded, margin, marginAbsolute);
             target["limit"] = limit;
             target["recorded"] = recorded;
             if (targetFramework is null)
@@ -143,9 +145,9 @@ internal static class CountedBudgetRecorder
         Path.Combine(Path.GetDirectoryName(Path.GetFullPath(budgetsPath))!, RecordedMethodsFile.FileName);
 
     // Keeps the fields in the file's order: name, kind, limit, unit, recorded, margin, recordedOn, then the rest.
-    private static void Reorder(JsonObject budget)
+    internal static void Reorder(JsonObject budget)
     {
-        string[] order = ["name", "kind", "limit", "unit", "recorded", "margin", "recordedOn"];
+        string[] order = ["name", "kind", "limit", "unit", "recorded", "margin", "marginAbsolute", "recordedOn"];
         var fields = budget.ToList();
         budget.Clear();
         foreach (var key in order)

@@ -87,7 +87,7 @@ internal sealed class RuntimesRun(string configuration, IReadOnlyList<string> bu
             : throw new ToolInputException($"--project '{project}' is neither a project file nor a folder with exactly one.");
     }
 
-    private static int Start(string fileName, IEnumerable<string> arguments, Dictionary<string, string> environment, string workingDirectory)
+    internal static int Start(string fileName, IEnumerable<string> arguments, Dictionary<string, string> environment, string workingDirectory)
     {
         var info = new ProcessStartInfo(fileName) { UseShellExecute = false, WorkingDirectory = workingDirectory };
         foreach (var argument in arguments)

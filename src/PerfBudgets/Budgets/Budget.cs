@@ -36,6 +36,13 @@ public sealed record Budget(
     /// <summary>For a counted budget: the fraction above <see cref="Recorded"/> that the limit allows (<c>margin</c>, 0.01 reads as 1%).</summary>
     public double? Margin { get; init; }
 
+    /// <summary>
+    /// For a counted budget: a margin in the budget's unit added to the fractional one (<c>marginAbsolute</c>, 0 when
+    /// absent), for counts whose noise comes in whole units: a stray system call per repetition weighs the same above a
+    /// recording of 0 as above one of 13 (<see cref="CountedMargin"/>).
+    /// </summary>
+    public double MarginAbsolute { get; init; }
+
     /// <summary>For a counted budget: the runtime and Valgrind versions it was recorded with (<c>recordedOn</c>).</summary>
     public RecordedVersions? RecordedOn { get; init; }
 

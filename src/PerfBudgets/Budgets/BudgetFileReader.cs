@@ -114,12 +114,13 @@ internal static class BudgetFileReader
             throw new BudgetFileException($"{where}: a {budget.Kind} budget needs 'recordedOn': {{ \"runtime\": \"10.0.12\", \"valgrind\": \"3.19.0\" }}.");
         }
 
-        var expected = BudgetBook.CountedLimit(budget.Kind, recorded, margin);
+        var marginAbsolute = OptionalNonNegative(entry, "marginAbsolute", where) ?? 0;
+        var expected = CountedMargin.Limit(budget.Kind, recorded, margin, marginAbsolute);
         if (Math.Abs(budget.Limit - expected) > 1e-9)
         {
             var sum = budget.Kind == BudgetKind.GrowthExponentMax
                 ? string.Create(CultureInfo.InvariantCulture, $"recorded {recorded} + margin {margin}")
-                : string.Create(CultureInfo.InvariantCulture, $"recorded {recorded} + margin {margin:P1}");
+                : string.Create(CultureInfo.InvariantCulture, $"recorded {recorded} + margin {margin:P1}{(marginAbsolute > 0 ? $" + marginAbsolute {marginAbsolute}" : "")}");
             throw new BudgetFileException(string.Create(CultureInfo.InvariantCulture,
                 $"{where}: limit {budget.Limit} is not {sum} = {expected}; change 'recorded' or 'margin' (or re-record), not the limit."));
         }
@@ -128,6 +129,7 @@ internal static class BudgetFileReader
         {
             Recorded = recorded,
             Margin = margin,
+            MarginAbsolute = marginAbsolute,
             RecordedOn = new RecordedVersions(runtime.GetString()!, valgrind.GetString()!),
         };
     }

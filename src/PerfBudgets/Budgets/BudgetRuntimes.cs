@@ -9,7 +9,7 @@ namespace PerfBudgets.Budgets;
 internal static partial class BudgetRuntimes
 {
     // The fields a budget's runtimes entry may replace.
-    private static readonly HashSet<string> RuntimeFields = new(StringComparer.Ordinal) { "limit", "profiles", "recorded", "margin", "recordedOn", "noise", "noiseAbsolute" };
+    private static readonly HashSet<string> RuntimeFields = new(StringComparer.Ordinal) { "limit", "profiles", "recorded", "margin", "marginAbsolute", "recordedOn", "noise", "noiseAbsolute" };
 
     /// <summary>
     /// The budget entry as it applies to targetFramework: its "runtimes" entry for that framework laid over it, and

@@ -29,7 +29,7 @@ internal static class CountedRecordingCheck
     // A count this far below its recording means the recording is stale (an improvement, or a first guess): the limit
     // then sits that much above the code's real cost and a regression of the same size passes.
     public static string? StaleRecording(Budget budget, double measured) =>
-        budget.Recorded is { } recorded && budget.Margin is { } margin && measured < recorded * (1 - margin)
+        budget.Recorded is { } recorded && budget.Margin is { } margin && measured < recorded * (1 - margin) - budget.MarginAbsolute
             ? GateMessages.StaleRecording(budget, measured, recorded, margin)
             : null;
 }
