@@ -152,7 +152,7 @@ internal static partial class BudgetCalibrator
         return Invariant($"{budget.Name}: {seen}; interval {operations:N0} → {choice.Operations:N0} operations ({parameterName}), measured again below\n  because {choice.Reason}");
     }
 
-    // R of the counted results: "... smallest of 5 repetitions x 4 ops ..." (InstructionMeasurement.ToString).
+    // R of the counted results: "... the smallest of 5 repetitions of 4 ops each ..." (InstructionMeasurement.ToString; "x 4 ops" in older results).
     private static int? OperationsPerRepetition(IEnumerable<BudgetResult> results) =>
         results.Select(r => r.Detail is null ? null : Repetition().Match(r.Detail))
             .Where(m => m is { Success: true })
@@ -161,7 +161,7 @@ internal static partial class BudgetCalibrator
 
     private static string Invariant(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
 
-    [GeneratedRegex(@"repetitions x ([\d,]+) ops")]
+    [GeneratedRegex(@"repetitions (?:x|of) ([\d,]+) ops")]
     private static partial Regex Repetition();
 
     [GeneratedRegex(@"second interval [+-]?[\d,]+ B over ([\d,]+) ")]
