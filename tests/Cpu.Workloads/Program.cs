@@ -4,7 +4,8 @@ namespace PerfGate.Tests.Cpu.Workloads;
 /// Runs the named workloads (or every one) with their counted regions, one after another in this process, and prints
 /// one line per workload with its correctness check, which the gate asserts: a workload that stopped doing its work
 /// would otherwise count as a cheap one. <c>--serve NAME</c> serves one of the <see cref="ServedWorkloads"/> on
-/// standard input and output instead, for the meter that counts every thread.
+/// standard input and output instead, for the meter that counts every thread; <c>--socket-loops MESSAGES ROUNDS</c>
+/// times the two socket loops in a process of their own (<see cref="SocketLoopRounds"/>).
 /// </summary>
 internal static class WorkloadHost
 {
@@ -13,6 +14,12 @@ internal static class WorkloadHost
         if (args is ["--serve", var served])
         {
             ServedWorkloads.Serve(served);
+            return 0;
+        }
+
+        if (args is ["--socket-loops", var messages, var rounds])
+        {
+            SocketLoopRounds.Run(int.Parse(messages, System.Globalization.CultureInfo.InvariantCulture), int.Parse(rounds, System.Globalization.CultureInfo.InvariantCulture));
             return 0;
         }
 

@@ -3,7 +3,7 @@ using System.Text.RegularExpressions;
 namespace PerfGate.Build.Tests.Docs;
 
 /// <summary>
-/// Every C# snippet of a package README is code that compiles and runs: its lines appear, in order and together, in a
+/// Every C# snippet of a package README (and of the docs/package/ pages it leads to) is code that compiles and runs: its lines appear, in order and together, in a
 /// file of the adopters' examples that Test.Package builds from the packed packages (samples/, build/package-*).
 /// A snippet that drifts from the API, or was never compiled, fails here by README and first line.
 /// </summary>
@@ -11,7 +11,9 @@ public sealed partial class PackageReadmeSnippetTests
 {
     private static readonly string Root = FindRoot();
 
+    // The packages' READMEs and the pages their front door leads to (docs/package/).
     public static TheoryData<string> Readmes() => new(Directory.GetFiles(Path.Combine(Root, "src"), "README.md", SearchOption.AllDirectories)
+        .Concat(Directory.GetFiles(Path.Combine(Root, "docs", "package"), "*.md"))
         .Select(f => Path.GetRelativePath(Root, f)).Where(f => !f.Contains("/bin/", StringComparison.Ordinal)).Order(StringComparer.Ordinal));
 
     [Theory]
