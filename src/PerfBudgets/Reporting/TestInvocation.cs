@@ -45,9 +45,10 @@ internal static class TestInvocation
                 pid = parent;
             }
         }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException)
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException or FormatException or OverflowException or IndexOutOfRangeException or ArgumentOutOfRangeException or InvalidOperationException)
         {
-            // A process that ended while read, or a /proc that hides its neighbours: no shared id.
+            // A process that ended while read, a /proc that hides its neighbours or reads otherwise: no shared id, never
+            // a gate that cannot start.
         }
 
         return null;
