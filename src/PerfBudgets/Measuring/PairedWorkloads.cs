@@ -86,16 +86,16 @@ public static class PairedWorkloads
     // One served workload host: `run N` answered by `done`, its process's CPU clock read around it.
     private sealed class Host : IDisposable
     {
-        private readonly Process _process;
-
-        public Process Process => _process;
         private readonly Func<long> _clock;
 
         private Host(Process process)
         {
-            _process = process;
+            Process = process;
             _clock = CpuClock.ForProcess(process.Id);
         }
+
+        // The host's process, for CoreSwap.
+        public Process Process { get; }
 
         public static Host Start(string assembly, IReadOnlyList<string> arguments)
         {
@@ -121,8 +121,8 @@ public static class PairedWorkloads
         public IReadOnlyList<double> Run(int operations)
         {
             var before = _clock();
-            _process.StandardInput.WriteLine($"run {operations}");
-            _process.StandardInput.Flush();
+            Process.StandardInput.WriteLine($"run {operations}");
+            Process.StandardInput.Flush();
             Expect("done", "the workload host");
             return [(_clock() - before) / (double)operations];
         }
@@ -131,10 +131,10 @@ public static class PairedWorkloads
         {
             try
             {
-                _process.StandardInput.Close();
-                if (!_process.WaitForExit(TimeSpan.FromSeconds(5)))
+                Process.StandardInput.Close();
+                if (!Process.WaitForExit(TimeSpan.FromSeconds(5)))
                 {
-                    _process.Kill(entireProcessTree: true);
+                    Process.Kill(entireProcessTree: true);
                 }
             }
             catch (InvalidOperationException)
@@ -143,13 +143,13 @@ public static class PairedWorkloads
             }
             finally
             {
-                _process.Dispose();
+                Process.Dispose();
             }
         }
 
         private void Expect(string expected, string what)
         {
-            var line = _process.StandardOutput.ReadLine();
+            var line = Process.StandardOutput.ReadLine();
             if (line != expected)
             {
                 throw new InvalidOperationException($"{what} answered '{line ?? "(end of output)"}' instead of '{expected}'.");
