@@ -11,14 +11,17 @@
 # mix: `build/repeat-runs.sh OUT 10 3 21` adds runs 21 to 30. SUITE (an environment variable, default: all) runs one
 # suite's project instead, as `SUITE=tests/Load` for a series of the timed load budgets alone; FILTER narrows it to
 # some tests, as `SUITE=tests/Load FILTER=FullyQualifiedName~VsBase` for the paired budgets (build/paired-runs.py
-# summarises those). Run it from the root of a fresh clone.
+# summarises those). Run it from the root of a fresh clone, or of a copy of the samples made as an adopter holds them
+# (`build/consumer.sh ../samples`, then `git init` and one commit there, and PERF_BASE=HEAD for the paired budget) with
+# SUITE=Samples.slnx: the evidence behind docs/data/sample-runs.csv (build/sample-runs.py). Each line of runs.csv
+# also keeps the machine's load average over the minute before the run started.
 set -uo pipefail
 out=${1:?OUT directory}
 count=${2:?number of runs}
 busy_every=${3:-0}
 first=${4:-1}
 mkdir -p "$out"
-[ -f "$out/runs.csv" ] || echo "run,condition,exit_status,seconds,passed,failed,commit,started_utc" >"$out/runs.csv"
+[ -f "$out/runs.csv" ] || echo "run,condition,exit_status,seconds,passed,failed,commit,started_utc,load_1min" >"$out/runs.csv"
 commit=$(git rev-parse --short HEAD)
 
 for ((k = first; k < first + count; k++)); do
@@ -34,6 +37,7 @@ for ((k = first; k < first + count; k++)); do
 
     rm -rf artifacts/budgets artifacts/test-results
     started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+    load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "")
     start=$(date +%s)
     dotnet test ${SUITE:-} ${FILTER:+--filter "$FILTER"} --logger trx --results-directory artifacts/test-results >"$out/run-$k.log" 2>&1
     status=$?
@@ -51,6 +55,6 @@ for ((k = first; k < first + count; k++)); do
     done
 
     cp artifacts/budgets/results.json "$out/run-$k.json" 2>/dev/null || echo "run $k wrote no results.json" >&2
-    echo "$k,$condition,$status,$seconds,$passed,$failed,$commit,$started" >>"$out/runs.csv"
+    echo "$k,$condition,$status,$seconds,$passed,$failed,$commit,$started,$load" >>"$out/runs.csv"
     echo "run $k ($condition): exit $status, ${seconds} s, $passed passed, $failed failed"
 done

@@ -18,8 +18,8 @@
 #   build/test-package.sh [PACKAGES_DIR]        (the Cake target Test.Package runs it after Pack)
 #
 # Each consumer gets a nuget.config that takes the packages from PACKAGES_DIR and everything else from the feed, into
-# a private packages folder, so a package of the same version restored earlier can never stand in for the one just
-# built. Everything it creates is deleted on exit, however it exits.
+# a private packages folder (build/consumer.sh), so a package of the same version restored earlier can never stand in
+# for the one just built. Everything it creates is deleted on exit, however it exits.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,24 +52,8 @@ export PerfBudgetsVersion=$version
 made=()
 trap 'rm -rf "${made[@]}"' EXIT
 
-# Copies build/TEMPLATE to a new temporary folder with its nuget.config and prints the folder.
-consumer() {
-  local folder
-  folder=$(mktemp -d "${TMPDIR:-/tmp}/perfbudgets-consumer-XXXXXXXX")
-  cp -r "$here/$1"/. "$folder"/
-  cat > "$folder/nuget.config" <<XML
-<?xml version="1.0" encoding="utf-8"?>
-<configuration>
-  <config><add key="globalPackagesFolder" value="$folder-packages" /></config>
-  <packageSources>
-    <clear />
-    <add key="local" value="$packages" />
-    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />
-  </packageSources>
-</configuration>
-XML
-  echo "$folder"
-}
+# consumer TEMPLATE [PACKAGES_DIR]: the copy of an adopter's project with its nuget.config (build/consumer.sh).
+source "$here/consumer.sh"
 
 # Runs a command in a consumer folder, its output kept in $log; the output is printed when it fails.
 log=$(mktemp "${TMPDIR:-/tmp}/perfbudgets-consumer-XXXXXXXX.log"); made+=("$log")
@@ -79,7 +63,7 @@ run_in() {
 }
 fail() { cat "$log" >&2; echo "test-package.sh: $*" >&2; exit 1; }
 
-core=$(consumer package-consumer); made+=("$core" "$core-packages" "$core-tool")
+core=$(consumer package-consumer "$packages"); made+=("$core" "$core-packages" "$core-tool")
 echo "Core consumer at $core: dotnet test"
 run_in "$core" dotnet test || fail "the consumer of the core package failed against it"
 leaked=()
@@ -133,12 +117,12 @@ line=$(grep -m1 "Consumer.Greeting.Format.BytesPerOp:" "$log") \
   || fail "the broken consumer did not fail naming Consumer.Greeting.Format.BytesPerOp"
 echo "The broken consumer fails as it must: ${line#"${line%%[![:space:]]*}"}"
 
-addons=$(consumer package-addons-consumer); made+=("$addons" "$addons-packages")
+addons=$(consumer package-addons-consumer "$packages"); made+=("$addons" "$addons-packages")
 echo "Add-ons consumer at $addons: dotnet test"
 run_in "$addons" dotnet test || fail "the consumer of the add-on packages failed against them"
 echo "Add-ons consumer passes: a broken CPU budget names its hot method (PerfBudgets.Diagnostics) and report.html is written (PerfBudgets.Reporting.Html)."
 
-samples=$(consumer ../samples); made+=("$samples" "$samples-packages")
+samples=$(consumer ../samples "$packages"); made+=("$samples" "$samples-packages")
 # The samples' paired budget measures the working tree against a base commit, as in an adopter's clone: the copy
 # becomes a repository of one commit, which PERF_BASE=HEAD names, so a break built with -p:SampleBreak runs against the
 # unbroken build of the same sources.
