@@ -73,7 +73,7 @@ internal static class BudgetSection
             html.Append("</tr>\n");
             foreach (var r in group.OrderBy(r => r.Budget, StringComparer.Ordinal))
             {
-                var limit = r.Limit is { } l ? $"{SummaryTable.Comparison(r)} {Figures.Format(l)}" : "—";
+                var limit = r.Limit is { } l ? $"{r.ComparisonSign} {Figures.Format(l)}" : "—";
                 html.Append(CultureInfo.InvariantCulture,
                     $"<tr><td>{HtmlEncode(r.Budget)}</td><td class=\"n\">{Figures.Format(r.Measured)}</td><td class=\"n\">{limit}</td><td>{HtmlEncode(r.Unit)}</td><td class=\"{VerdictStyle.Name(r.Verdict)}\">{VerdictStyle.Name(r.Verdict)}</td>");
                 if (withBaseline)
@@ -103,7 +103,7 @@ internal static class BudgetSection
             var percent = PercentOfLimit(r)!.Value;
             var cut = percent > AxisMaximumPercent || double.IsNaN(percent);
             var shown = double.IsNaN(percent) ? "NaN" : double.IsInfinity(percent) ? "∞" : $"{percent:0.#}%";
-            var comparison = SummaryTable.Comparison(r);
+            var comparison = r.ComparisonSign;
             categories.Labels.Add($"{r.Budget[(Component(r.Budget).Length + 1)..]}   {Figures.Format(r.Measured)} {comparison} {Figures.Format(r.Limit!.Value)} {r.Unit}   {shown}{(cut ? " (cut)" : string.Empty)}");
             bars.Items.Add(new BarItem(cut ? AxisMaximumPercent : Math.Max(percent, 0)) { Color = VerdictStyle.Color(r.Verdict) });
         }

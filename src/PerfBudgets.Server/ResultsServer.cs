@@ -65,7 +65,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.Services.AddSingleton<IResultsStorage>(storage);
         builder.Services.AddSingleton(options);
         builder.Services.AddSingleton(new Changes.ShiftThresholds(
-            options.BudgetsFile is { } budgets ? PerfBudgets.Budgets.BudgetBook.Load(budgets, PerfBudgets.Budgets.HarnessEnvironment.Profile) : null,
+            options.BudgetsFile is { } budgets ? PerfBudgets.Budgets.BudgetBook.Load(budgets, options.BudgetsProfile) : null,
             options.ShiftDefaults));
         builder.Services.AddSingleton(new Changes.ChangePointCache(options.MaxCachedChangeSets, options.ChangePointWait));
         if (options.Prunes)

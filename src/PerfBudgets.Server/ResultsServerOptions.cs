@@ -42,6 +42,12 @@ internal sealed record ResultsServerOptions
     public string? BudgetsFile { get; init; }
 
     /// <summary>
+    /// The profile of <see cref="BudgetsFile"/> whose settings apply: the one the uploaded runs were measured under
+    /// (<c>ci</c>, as the gate's own default profile).
+    /// </summary>
+    public string BudgetsProfile { get; init; } = "ci";
+
+    /// <summary>
     /// The smallest change point per timed kind (kind name → larger median ÷ smaller − 1, in budgets.json's convention)
     /// where the server's own defaults do not fit the team's machines; a kind not named keeps its default. The defaults
     /// (<see cref="Changes.ShiftThresholds.DefaultByKind"/>) are the largest moves of a median that a shared 2-core CI

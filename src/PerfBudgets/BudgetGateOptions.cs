@@ -51,8 +51,8 @@ public sealed record BudgetGateOptions
     /// </summary>
     public double FloorFactor { get; init; } = DefaultFloorFactor;
 
-    // The floor policy's factor, shared with the tool's proposals so that the warning and the proposal agree.
-    internal const double DefaultFloorFactor = 1.5;
+    /// <summary>The default <see cref="FloorFactor"/>, which the tool's floor proposals use too, so that the warning and the proposal agree.</summary>
+    public const double DefaultFloorFactor = 1.5;
 
     /// <summary>
     /// When true, diagnoses run on passing budgets too and their breakdowns are recorded: a baseline for a later failure

@@ -46,13 +46,14 @@ internal static class ServeCommand
         var revokeToken = new Option<string?>("--revoke-token") { Description = "Revoke this project's write token (no upload is taken until --rotate-token) and exit." };
         var revokeReadToken = new Option<string?>("--revoke-read-token") { Description = "Revoke this project's read-only token (and the dashboard sessions signed in with it) and exit." };
         var budgets = new Option<string?>("--budgets") { Description = "The project's budgets.json: its noise thresholds set the smallest change point of each timed budget, up to its kind's default (default: the noise each run recorded, else a table per kind)." };
+        var budgetsProfile = new Option<string>("--budgets-profile") { Description = "The profile of --budgets whose settings apply: the one the uploaded runs were measured under.", DefaultValueFactory = _ => "ci" };
         var shiftDefaults = new Option<string[]>("--shift-default")
         {
             Description = "KIND=STEP: the smallest change point of a timed kind (larger median / smaller - 1), instead of the server's default for it (measured on a shared 2-core machine); may be repeated.",
             DefaultValueFactory = _ => [],
         };
         var command = new RootCommand("perfbudgets-server: the results server of PerfBudgets runs, uploaded from CI, kept in a database, served back as the baseline of any commit, with its dashboard.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken,
-            budgets, shiftDefaults, postgresFile, trustedProxies, allowedHosts, certificate, certificateKey, retainDays, retainRuns, prune,
+            budgets, budgetsProfile, shiftDefaults, postgresFile, trustedProxies, allowedHosts, certificate, certificateKey, retainDays, retainRuns, prune,
             maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns };
         command.SetAction((parseResult, cancellationToken) => RunAsync(async () =>
         {
@@ -77,6 +78,7 @@ internal static class ServeCommand
                 BudgetsFile = parseResult.GetValue(budgets) is { } path
                     ? File.Exists(path) ? path : throw new ServerInputException(400, $"--budgets '{Path.GetFullPath(path)}' does not exist.")
                     : null,
+                BudgetsProfile = parseResult.GetValue(budgetsProfile)!,
                 TrustedProxies = parseResult.GetValue(trustedProxies) ?? [],
                 AllowedHosts = parseResult.GetValue(allowedHosts) is { Length: > 0 } hosts ? hosts : null,
                 CertificatePath = parseResult.GetValue(certificate),

@@ -49,7 +49,7 @@ public sealed partial class BudgetBook
     }
 
     /// <summary>The middle value, or the mean of the two middle values of an even count.</summary>
-    internal static double Median(IEnumerable<double> values)
+    public static double Median(IEnumerable<double> values)
     {
         var sorted = values.Order().ToList();
         var middle = sorted.Count / 2;

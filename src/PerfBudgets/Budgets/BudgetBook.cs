@@ -72,7 +72,7 @@ public sealed partial class BudgetBook
     /// when the file defines none for it (a comparison that is only information then shows the change unflagged).
     /// Throws when the file does not define the budget.
     /// </summary>
-    internal bool TryGetNoiseThreshold(string name, [NotNullWhen(true)] out NoiseThreshold? threshold)
+    public bool TryGetNoiseThreshold(string name, [NotNullWhen(true)] out NoiseThreshold? threshold)
     {
         var budget = Get(name);
         threshold = budget.Noise is { } own ? new NoiseThreshold(own, budget.NoiseAbsolute, "budget")
@@ -82,10 +82,10 @@ public sealed partial class BudgetBook
     }
 
     /// <summary>The file's <c>noise</c> for <paramref name="kind"/> (a kind's name), or null when it gives none.</summary>
-    internal double? KindNoise(string kind) => _noise.TryGetValue(kind, out var threshold) ? threshold : null;
+    public double? KindNoise(string kind) => _noise.TryGetValue(kind, out var threshold) ? threshold : null;
 
     /// <summary>The file's <c>noiseAbsolute</c> for <paramref name="kind"/> (a kind's name), 0 when it gives none.</summary>
-    internal double KindNoiseAbsolute(string kind) => _noiseAbsolute.GetValueOrDefault(kind);
+    public double KindNoiseAbsolute(string kind) => _noiseAbsolute.GetValueOrDefault(kind);
 
     /// <summary>The file the budgets were read from.</summary>
     public string FilePath { get; }

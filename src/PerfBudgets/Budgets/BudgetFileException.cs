@@ -4,7 +4,7 @@ namespace PerfBudgets.Budgets;
 /// Raised when <c>budgets.json</c> cannot be found or read, is malformed, or does not define what a test asks for.
 /// A missing budget is always an error: nothing falls back to a default limit.
 /// </summary>
-internal sealed class BudgetFileException : PerfBudgetsException
+public sealed class BudgetFileException : PerfBudgetsException
 {
     /// <summary>Creates the exception.</summary>
     public BudgetFileException(string message) : base(message) { }

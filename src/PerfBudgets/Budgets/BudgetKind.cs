@@ -183,7 +183,7 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     /// (<see cref="RequestsPerSecondMin"/>, <see cref="OperationsPerSecondMin"/>, <see cref="EfficiencyMin"/>), so that a
     /// figure far above its floor says the floor is stale; a ratio floor is set by reasoning, not by the policy.
     /// </summary>
-    internal bool IsProposedFloor => (_traits & Traits.ProposedFloor) != 0;
+    public bool IsProposedFloor => (_traits & Traits.ProposedFloor) != 0;
 
     /// <summary>
     /// True when a figure of this kind depends on how the code was compiled (allocation, CPU, throughput, latency), so

@@ -9,8 +9,9 @@ namespace PerfBudgets.Budgets;
 /// limit 0 whatever the fraction, and one stray call in a repetition of 4 operations (0.25/op) fails it. The absolute
 /// part is that room, in the budget's unit; <c>perfbudgets calibrate</c> chooses it from the spread it measured.
 /// </remarks>
-internal static class CountedMargin
+public static class CountedMargin
 {
+    /// <summary>The limit of a budget of <paramref name="kind"/> recorded at <paramref name="recorded"/> with these margins.</summary>
     public static double Limit(BudgetKind kind, double recorded, double margin, double marginAbsolute)
     {
         if (marginAbsolute == 0)

@@ -11,7 +11,7 @@ namespace PerfBudgets.Budgets;
 /// <remarks>
 /// Read on every access, not cached: a test may set a variable for the length of one test.
 /// </remarks>
-internal static class HarnessEnvironment
+public static class HarnessEnvironment
 {
     /// <summary><c>PERF_BUDGETS_FILE</c>: the budget file, instead of the nearest <c>budgets.json</c> above the test assembly.</summary>
     public const string BudgetsFileVariable = "PERF_BUDGETS_FILE";

@@ -22,8 +22,8 @@ public static class CpuMeter
     /// </summary>
     public static CpuMeasurement PerOperation(Action operation) => PerOperation(operation, options: null);
 
-    // As the overload above, with sampling settings (null for the defaults): the harness's own tests set them.
-    internal static CpuMeasurement PerOperation(Action operation, CpuMeterOptions? options)
+    /// <summary>As <see cref="PerOperation(Action)"/>, with sampling settings (null for the defaults): fewer batches or a shorter warm-up for a quick check.</summary>
+    public static CpuMeasurement PerOperation(Action operation, CpuMeterOptions? options)
     {
         ArgumentNullException.ThrowIfNull(operation);
         return Measure(CpuClock.ThreadNanoseconds, count => Repeat(operation, count), CpuClock.ThreadClockSource, options ?? CpuMeterOptions.Default);
@@ -37,8 +37,8 @@ public static class CpuMeter
     /// <param name="runOperations">Runs the given number of operations and returns when they are done.</param>
     public static CpuMeasurement PerOperationProcessWide(Action<int> runOperations) => PerOperationProcessWide(runOperations, options: null);
 
-    // As the overload above, with sampling settings (null for the defaults): the harness's own tests set them.
-    internal static CpuMeasurement PerOperationProcessWide(Action<int> runOperations, CpuMeterOptions? options)
+    /// <summary>As <see cref="PerOperationProcessWide(Action{int})"/>, with sampling settings (null for the defaults).</summary>
+    public static CpuMeasurement PerOperationProcessWide(Action<int> runOperations, CpuMeterOptions? options)
     {
         ArgumentNullException.ThrowIfNull(runOperations);
         return Measure(CpuClock.CurrentProcessNanoseconds, runOperations, "this process's CPU clock (all threads)", options ?? CpuMeterOptions.Default);
@@ -54,9 +54,11 @@ public static class CpuMeter
     /// <param name="runOperations">Sends the given number of requests (or frames) and returns when all are answered.</param>
     public static CpuMeasurement PerServerOperation(int serverProcessId, Action<int> runOperations) => PerServerOperation(serverProcessId, runOperations, options: null);
 
-    // As the overload above, with sampling settings (null for the defaults; the server's code warms up by being driven
-    // until its cost stops falling): the harness's own tests set them.
-    internal static CpuMeasurement PerServerOperation(int serverProcessId, Action<int> runOperations, CpuMeterOptions? options)
+    /// <summary>
+    /// As <see cref="PerServerOperation(int, Action{int})"/>, with sampling settings (null for the defaults; the server's
+    /// code warms up by being driven until its cost stops falling).
+    /// </summary>
+    public static CpuMeasurement PerServerOperation(int serverProcessId, Action<int> runOperations, CpuMeterOptions? options)
     {
         ArgumentNullException.ThrowIfNull(runOperations);
         return Measure(CpuClock.ForProcess(serverProcessId), runOperations, $"server process {serverProcessId}'s CPU clock", options ?? CpuMeterOptions.Default);

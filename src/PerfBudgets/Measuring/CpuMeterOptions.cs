@@ -1,7 +1,7 @@
 namespace PerfBudgets.Measuring;
 
 /// <summary>How <see cref="CpuMeter"/> warms up and samples. The defaults suit operations from 100 ns to 10 ms.</summary>
-internal sealed record CpuMeterOptions
+public sealed record CpuMeterOptions
 {
     /// <summary>Measured pairs of (operation batch, calibration batch). More pairs make the low quantile steadier.</summary>
     public int Batches { get; init; } = 31;

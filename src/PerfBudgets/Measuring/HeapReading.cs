@@ -8,10 +8,6 @@ namespace PerfBudgets.Measuring;
 /// </summary>
 public sealed record HeapReading
 {
-    internal HeapReading()
-    {
-    }
-
     /// <summary>Bytes that survived a full blocking collection.</summary>
     public required long LiveBytes { get; init; }
 
@@ -19,7 +15,7 @@ public sealed record HeapReading
     public required long LiveObjects { get; init; }
 
     /// <summary>Live objects and bytes by type name, or null when the reading did not walk the heap.</summary>
-    internal IReadOnlyDictionary<string, LiveTypeCount>? ByType { get; init; }
+    public IReadOnlyDictionary<string, LiveTypeCount>? ByType { get; init; }
 
     /// <summary>How long the reading took (collection, and the heap walk when there is one).</summary>
     public required TimeSpan Cost { get; init; }

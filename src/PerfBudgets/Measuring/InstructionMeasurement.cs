@@ -8,10 +8,6 @@ namespace PerfBudgets.Measuring;
 /// </summary>
 public sealed record InstructionMeasurement
 {
-    internal InstructionMeasurement()
-    {
-    }
-
     /// <summary>The workload's name.</summary>
     public required string Workload { get; init; }
 
@@ -28,7 +24,7 @@ public sealed record InstructionMeasurement
     public required IReadOnlyList<long> EstimatedCyclesByRepetition { get; init; }
 
     /// <summary>Instructions per operation of each method (exclusive of its callees), largest first.</summary>
-    internal IReadOnlyList<MethodInstructions> Methods { get; init; } = [];
+    public IReadOnlyList<MethodInstructions> Methods { get; init; } = [];
 
     /// <summary>
     /// The call graph of the repetition <see cref="Methods"/> comes from, which an inclusive attribution folds
@@ -37,7 +33,7 @@ public sealed record InstructionMeasurement
     internal CallGraph? CallGraph { get; init; }
 
     /// <summary>System calls per operation by the function that made them (the C library's wrappers), largest first.</summary>
-    internal IReadOnlyList<MethodInstructions> SystemCallSites { get; init; } = [];
+    public IReadOnlyList<MethodInstructions> SystemCallSites { get; init; } = [];
 
     /// <summary>Estimated cycles per operation of each method (exclusive), largest first; empty without the cache simulation.</summary>
     internal IReadOnlyList<MethodInstructions> CycleMethods { get; init; } = [];
@@ -98,7 +94,7 @@ public sealed record InstructionMeasurement
 /// <summary>One method's count per operation (instructions or system calls), not counting its callees.</summary>
 /// <param name="Method">The method (type::name), a native symbol, or a label for code that has no name.</param>
 /// <param name="PerOperation">Its count per operation.</param>
-internal sealed record MethodInstructions(string Method, double PerOperation);
+public sealed record MethodInstructions(string Method, double PerOperation);
 
 /// <summary>The instructions per operation run in one function's calls to another, the callee's own callees included.</summary>
 /// <param name="Caller">The calling function, as Callgrind names it.</param>

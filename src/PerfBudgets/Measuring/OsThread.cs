@@ -7,7 +7,7 @@ namespace PerfBudgets.Measuring;
 /// (<see cref="System.Diagnostics.Tracing.EventWrittenEventArgs.OSThreadId"/>, an EventPipe sample's thread), which is
 /// not <see cref="Environment.CurrentManagedThreadId"/>.
 /// </summary>
-internal partial class OsThread
+public static partial class OsThread
 {
     /// <summary>The calling thread's OS id, or null on a platform this does not know.</summary>
     public static long? CurrentId()

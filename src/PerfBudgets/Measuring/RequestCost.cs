@@ -4,7 +4,7 @@ namespace PerfBudgets.Measuring;
 /// <param name="Index">0 for the first measured request (after the warm-up).</param>
 /// <param name="Nanoseconds">The server process's on-CPU time from before the request was sent until it was quiet again.</param>
 /// <param name="Threads">That time by thread name (threads of one name summed), largest first.</param>
-internal sealed record RequestCost(int Index, long Nanoseconds, IReadOnlyList<ThreadCost> Threads)
+public sealed record RequestCost(int Index, long Nanoseconds, IReadOnlyList<ThreadCost> Threads)
 {
     /// <summary>The cost in milliseconds.</summary>
     public double Milliseconds => Nanoseconds / 1e6;

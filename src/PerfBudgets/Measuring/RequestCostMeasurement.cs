@@ -11,7 +11,7 @@ public sealed class RequestCostMeasurement
     private readonly long[] _sorted;
 
     /// <summary>Wraps the costs of one run, in the order the requests were sent.</summary>
-    internal RequestCostMeasurement(string workload, IReadOnlyList<RequestCost> requests, string? note = null)
+    public RequestCostMeasurement(string workload, IReadOnlyList<RequestCost> requests, string? note = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(workload);
         ArgumentNullException.ThrowIfNull(requests);
@@ -30,7 +30,7 @@ public sealed class RequestCostMeasurement
     public string Workload { get; }
 
     /// <summary>Every measured request, in the order sent.</summary>
-    internal IReadOnlyList<RequestCost> Requests { get; }
+    public IReadOnlyList<RequestCost> Requests { get; }
 
     /// <summary>How many requests were measured (fewer than asked for when the run's time limit ended it).</summary>
     public int RequestCount => Requests.Count;
@@ -76,11 +76,11 @@ public sealed class RequestCostMeasurement
     }
 
     /// <summary>The requests that cost more than <paramref name="milliseconds"/>, most expensive first.</summary>
-    internal IReadOnlyList<RequestCost> Above(double milliseconds) =>
+    public IReadOnlyList<RequestCost> Above(double milliseconds) =>
         Requests.Where(r => r.Milliseconds > milliseconds).OrderByDescending(r => r.Nanoseconds).ThenBy(r => r.Index).ToList();
 
     /// <summary>The <paramref name="count"/> most expensive requests, most expensive first.</summary>
-    internal IReadOnlyList<RequestCost> Slowest(int count) =>
+    public IReadOnlyList<RequestCost> Slowest(int count) =>
         Requests.OrderByDescending(r => r.Nanoseconds).ThenBy(r => r.Index).Take(count).ToList();
 
     /// <summary>One line: the count and the quantiles, e.g. for a recorded detail.</summary>

@@ -1,4 +1,4 @@
 namespace PerfBudgets.Measuring;
 
 /// <summary>On-CPU time the threads of one name (e.g. <c>.NET TP Worker</c>) spent on one request.</summary>
-internal readonly record struct ThreadCost(string ThreadName, long Nanoseconds);
+public readonly record struct ThreadCost(string ThreadName, long Nanoseconds);

@@ -12,7 +12,7 @@ namespace PerfBudgets.Measuring;
 /// <param name="Path">The <c>valgrind</c> executable, or null when it is unavailable.</param>
 /// <param name="Version">Its version, e.g. <c>3.19.0</c>, or null.</param>
 /// <param name="UnavailableReason">Why the meter cannot run, or null when it can.</param>
-internal sealed record Valgrind(string? Path, string? Version, string? UnavailableReason)
+public sealed record Valgrind(string? Path, string? Version, string? UnavailableReason)
 {
     private static readonly Lazy<Valgrind> Located = new(Locate);
 

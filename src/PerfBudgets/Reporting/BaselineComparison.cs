@@ -9,7 +9,7 @@ namespace PerfBudgets.Reporting;
 /// <param name="NoisePercent">The relative noise threshold in %, or null without a baseline figure.</param>
 /// <param name="NoiseAbsolute">The absolute noise floor in the budget's unit (0 for most budgets).</param>
 /// <param name="Flagged">True when the figure is worse than the baseline by more than both noise thresholds.</param>
-internal sealed record BaselineComparison(
+public sealed record BaselineComparison(
     double? Baseline,
     double? ChangePercent,
     double? WorsePercent,

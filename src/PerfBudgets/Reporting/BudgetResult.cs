@@ -65,7 +65,10 @@ public sealed record BudgetResult(
 
     /// <summary>The comparison with the baseline run (<c>PERF_BASELINE</c>), or null when no baseline was given.</summary>
     [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
-    // Internal: the comparison's shape is the reports', not an adopter's; still written to and read from results.json.
     [JsonInclude]
-    internal BaselineComparison? Baseline { get; init; }
+    public BaselineComparison? Baseline { get; internal init; }
+
+    /// <summary>The sign the limit is shown with in reports: ≥ for a floor, ≤ for a ceiling.</summary>
+    [JsonIgnore]
+    public string ComparisonSign => Direction == BudgetDirection.AtLeast ? "≥" : "≤";
 }

@@ -8,7 +8,7 @@ namespace PerfBudgets.Reporting;
 /// </summary>
 /// <param name="RunId">The run; an id generated once per process when the options give none.</param>
 /// <param name="Commit">The commit measured, or null (git is not run for it).</param>
-internal sealed record RunIdentity(string RunId, string? Commit)
+public sealed record RunIdentity(string RunId, string? Commit)
 {
     /// <summary>
     /// The id of a run the options do not name: the <c>dotnet test</c> command's (<see cref="TestInvocation"/>), so the

@@ -8,7 +8,7 @@ namespace PerfBudgets.Reporting.Exporters;
 /// </summary>
 /// <param name="Path">The file.</param>
 /// <param name="Append">True to append to the file instead of replacing it.</param>
-internal sealed record ExportTarget(string Path, bool Append = false)
+public sealed record ExportTarget(string Path, bool Append = false)
 {
     /// <summary>The file <paramref name="fileName"/> in <paramref name="directory"/>, replaced whole.</summary>
     public static ExportTarget InFolder(string directory, string fileName) => new(System.IO.Path.Combine(directory, fileName));

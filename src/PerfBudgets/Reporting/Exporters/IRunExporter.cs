@@ -13,7 +13,7 @@ namespace PerfBudgets.Reporting.Exporters;
 /// <c>history.jsonl</c> are not exporters' outputs: they are what the store reads back (to merge the test processes'
 /// results, as a baseline, for the history), so they are its format.
 /// </remarks>
-internal interface IRunExporter
+public interface IRunExporter
 {
     /// <summary>What the output is, for messages: its file name, or what it is appended to.</summary>
     string Name { get; }

@@ -9,7 +9,7 @@ namespace PerfBudgets.Reporting.Exporters;
 /// </summary>
 /// <param name="Results">The budget results, in any order (each exporter orders them).</param>
 /// <param name="Run">The run they were recorded under, or null when they were read back from a folder several runs wrote.</param>
-internal sealed record RunResults(IReadOnlyList<BudgetResult> Results, RunIdentity? Run = null)
+public sealed record RunResults(IReadOnlyList<BudgetResult> Results, RunIdentity? Run = null)
 {
     /// <summary>The load runs of the <c>loads</c> array of <c>results.json</c>; empty unless read from a folder.</summary>
     public IReadOnlyList<LoadResult> Loads { get; init; } = [];

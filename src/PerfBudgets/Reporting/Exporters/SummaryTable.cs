@@ -96,11 +96,11 @@ internal static class SummaryTable
         }
     }
 
-    /// <summary>The sign a limit is shown with: ≥ for a floor, ≤ for a ceiling.</summary>
+    /// <summary>The sign a limit is shown with (<see cref="BudgetResult.ComparisonSign"/>).</summary>
     public static string Comparison(BudgetResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        return result.Direction == BudgetDirection.AtLeast ? "≥" : "≤";
+        return result.ComparisonSign;
     }
 
     private static string WorseText(BaselineComparison? c) =>

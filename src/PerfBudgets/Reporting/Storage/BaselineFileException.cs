@@ -6,7 +6,7 @@ namespace PerfBudgets.Reporting.Storage;
 /// Raised when the baseline named by <c>PERF_BASELINE</c> cannot be found, read or parsed: a comparison that was asked
 /// for is never skipped silently.
 /// </summary>
-internal sealed class BaselineFileException : PerfBudgetsException
+public sealed class BaselineFileException : PerfBudgetsException
 {
     /// <summary>Creates the exception.</summary>
     public BaselineFileException(string message) : base(message) { }

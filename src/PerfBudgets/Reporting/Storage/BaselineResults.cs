@@ -7,7 +7,7 @@ namespace PerfBudgets.Reporting.Storage;
 /// The figures of an earlier run (its <c>results.json</c>) that this run is compared with: <c>PERF_BASELINE</c> names
 /// the file, <c>PERF_BASELINE_STRICT=1</c> turns a change worse than the noise threshold into a failure.
 /// </summary>
-internal sealed class BaselineResults
+public sealed class BaselineResults
 {
     private readonly Dictionary<string, BudgetResult> _results;
 

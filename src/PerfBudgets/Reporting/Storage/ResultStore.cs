@@ -60,7 +60,7 @@ public sealed class ResultStore
     /// <paramref name="run"/>. <paramref name="stored"/>, when given, is called between the two, still under the lock
     /// file, with every result <c>results.json</c> now holds (the exporters' <c>summary.md</c>).
     /// </summary>
-    internal void Record(BudgetResult result, RunIdentity run, Action<IReadOnlyList<BudgetResult>>? stored = null)
+    public void Record(BudgetResult result, RunIdentity run, Action<IReadOnlyList<BudgetResult>>? stored = null)
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentNullException.ThrowIfNull(run);
@@ -177,7 +177,7 @@ public sealed class ResultStore
     }
 
     /// <summary>Reads a results file written by this class; an absent file reads as empty.</summary>
-    internal static List<BudgetResult> ReadAll(string resultsPath) => ReadFile(resultsPath).Results.ToList();
+    public static List<BudgetResult> ReadAll(string resultsPath) => ReadFile(resultsPath).Results.ToList();
 
     private static ResultsFile ReadFile(string resultsPath)
     {
