@@ -11,7 +11,7 @@ var target = Argument("target", "Default");
 var configuration = Argument("configuration", "Release");
 
 // The harness's environment variables that the targets set, named once here as HarnessEnvironment names them in
-// src/PerfBudgets/Budgets (tests/PerfBudgets/Budgets/BuildScriptTests checks that every PERF_ name here is one of its).
+// src/PerfBudgets/Budgets (tests/PerfGate.Build.Tests/BuildScriptTests checks that every PERF_ name here is one of its).
 const string ProfileVariable = "PERF_PROFILE", BaselineVariable = "PERF_BASELINE", RunIdVariable = "PERF_RUN_ID", CommitVariable = "PERF_COMMIT";
 
 var profile = Argument("profile", EnvironmentVariable(ProfileVariable) ?? "ci");
@@ -160,7 +160,7 @@ Task("Setup")
 Task("Build").Does(() => DotNetBuild(solution, new DotNetBuildSettings { Configuration = configuration }));
 
 // Test.PerfBudgets, Test.Build, Test.Correctness, Test.Alloc, Test.Cpu, Test.Load: one suite each, in this order, each
-// project of a suite in turn (Build: the tests of this repository's own tooling, tests/Build).
+// project of a suite in turn (Build: the tests of this repository's own tooling, tests/PerfGate.Build.Tests).
 var suites = new[] { "PerfBudgets", "Build", "Correctness", "Alloc", "Cpu", "Load" };
 // Asked for alone, a suite's target fails when one of its projects did; under Test or Default the rest run first.
 foreach (var suite in suites) Task("Test." + suite).Description("Runs " + string.Join(", ", SuiteProjects(suite).Select(p => p.GetFilename()))).IsDependentOn("Build")

@@ -1,7 +1,6 @@
 using PerfBudgets.Reporting;
 using PerfGate.Build.Docs;
 using PerfBudgets.Reporting.Storage;
-using PerfBudgets.Tests.Support;
 
 namespace PerfGate.Build.Tests.Docs;
 
@@ -13,9 +12,10 @@ public sealed class DocTablesTests : IDisposable
 {
     private static readonly string Vectors = Path.Combine(AppContext.BaseDirectory, "TestVectors");
 
-    private readonly TemporaryDirectory _folder = new();
+    // A folder of this test's own for the generated pages, deleted with what it holds.
+    private readonly DirectoryInfo _folder = Directory.CreateTempSubdirectory("perfgate-build-tests-");
 
-    public void Dispose() => _folder.Dispose();
+    public void Dispose() => _folder.Delete(recursive: true);
 
     private static DocTableData Data(bool withHistory = true) => new(
         ResultStore.Parse(File.ReadAllText(Path.Combine(Vectors, "doc-tables-results.json"))),
@@ -123,8 +123,8 @@ public sealed class DocTablesTests : IDisposable
     [Fact]
     public void Update_directory_rewrites_only_the_files_that_change_and_a_second_run_rewrites_none()
     {
-        var results = Path.Combine(_folder.Path, "budgets");
-        var docs = Path.Combine(_folder.Path, "docs");
+        var results = Path.Combine(_folder.FullName, "budgets");
+        var docs = Path.Combine(_folder.FullName, "docs");
         Directory.CreateDirectory(results);
         Directory.CreateDirectory(Path.Combine(docs, "data"));
         File.Copy(Path.Combine(Vectors, "doc-tables-results.json"), Path.Combine(results, "results.json"));
@@ -140,8 +140,8 @@ public sealed class DocTablesTests : IDisposable
     [Fact]
     public void A_bad_marker_in_one_file_leaves_every_file_as_it_was()
     {
-        var results = Path.Combine(_folder.Path, "budgets");
-        var docs = Path.Combine(_folder.Path, "docs");
+        var results = Path.Combine(_folder.FullName, "budgets");
+        var docs = Path.Combine(_folder.FullName, "docs");
         Directory.CreateDirectory(results);
         Directory.CreateDirectory(docs);
         File.Copy(Path.Combine(Vectors, "doc-tables-results.json"), Path.Combine(results, "results.json"));
@@ -219,7 +219,7 @@ public sealed class DocTablesTests : IDisposable
     [Fact]
     public void A_missing_results_file_says_to_run_the_budgets_first()
     {
-        var load = () => DocTableData.Load(_folder.Path);
+        var load = () => DocTableData.Load(_folder.FullName);
 
         load.Should().Throw<FileNotFoundException>().WithMessage("No results.json in *: run the budgets first (dotnet test).");
     }
@@ -227,7 +227,7 @@ public sealed class DocTablesTests : IDisposable
     // A docs folder with two data files: data/scaling.csv and data/spread.csv (keyed on the same names).
     private string DocsWithData()
     {
-        var docs = Path.Combine(_folder.Path, "docs");
+        var docs = Path.Combine(_folder.FullName, "docs");
         Directory.CreateDirectory(Path.Combine(docs, "data"));
         File.Copy(Path.Combine(Vectors, "doc-tables-data.csv"), Path.Combine(docs, "data", "scaling.csv"));
         File.Copy(Path.Combine(Vectors, "doc-tables-join.csv"), Path.Combine(docs, "data", "spread.csv"));

@@ -4,5 +4,5 @@
 // The add-ons', the tool's and the results server's test projects link this file and run the same way.
 [assembly: Xunit.v3.Parallelization(Mode = Xunit.Sdk.ParallelMode.None)]
 
-// The suites run one at a time on this machine, whatever started them.
-[assembly: AssemblyFixture(typeof(PerfGate.Tests.OneSuiteAtATime))]
+// One measuring test assembly at a time on this machine, whatever started it.
+[assembly: AssemblyFixture(typeof(PerfBudgets.Tests.Support.OneMeasuringSuiteAtATime))]

@@ -1,7 +1,7 @@
 using System.Text.RegularExpressions;
 using PerfBudgets.Budgets;
 
-namespace PerfBudgets.Tests.Budgets;
+namespace PerfGate.Build.Tests;
 
 // build.cake sets the harness's environment variables for the suites and the tool; it names them once, and every
 // name it uses must be one the harness reads (HarnessEnvironment), or the setting would be lost without a word.
