@@ -120,8 +120,19 @@ void WithServer(Action<string, System.Diagnostics.Process> use)
     }
 }
 
-// A suite's projects: tests/SUITE/*.csproj and any tests/SUITE.*.Tests beside it (the harness's: its core's, each add-on's, the tool's, the server's).
-FilePathCollection SuiteProjects(string suite) => GetFiles($"./tests/{suite}/*.csproj") + GetFiles($"./tests/{suite}.*.Tests/*.csproj");
+// A suite's projects (tests/README.md): tests/SUITE for a suite over the app; for the harness (PerfBudgets) the core's
+// tests and each add-on's, the tool's and the server's beside them; for this repository's tooling (Build) its tests. A
+// suite without a project is an error, never a suite that passes by running nothing.
+FilePathCollection SuiteProjects(string suite)
+{
+    var projects = suite switch
+    {
+        "PerfBudgets" => GetFiles("./tests/PerfBudgets.Tests/*.csproj") + GetFiles("./tests/PerfBudgets.*.Tests/*.csproj"),
+        "Build" => GetFiles("./tests/PerfGate.Build.Tests/*.csproj"),
+        _ => GetFiles($"./tests/{suite}/*.csproj"),
+    };
+    return projects.Count > 0 ? projects : throw new Exception($"The suite {suite} has no test project under tests/.");
+}
 // The budget suites: what the Baseline target runs twice (the correctness suite measures nothing).
 var budgetSuites = new[] { "Alloc", "Cpu", "Load" };
 
