@@ -30,5 +30,5 @@ public sealed class CallgrindRun
     /// <summary>The counts of one workload's repetitions.</summary>
     /// <exception cref="InstructionMeterException">The host counted no region of that name.</exception>
     public InstructionMeasurement Measurement(string workload) =>
-        InstructionMeter.Measurement(workload, _parts, _map, RuntimeVersion, ValgrindVersion);
+        CallgrindMeasurement.From(workload, _parts, _map, RuntimeVersion, ValgrindVersion);
 }

@@ -177,7 +177,7 @@ public sealed class CallgrindServer : IDisposable
             .ToList();
         var mapPath = PerfMap.PathFor(processId);
         var map = File.Exists(mapPath) ? PerfMap.Read(mapPath) : PerfMap.Empty;
-        return InstructionMeter.Measurement(workload, parts, map, InstructionMeter.RuntimeVersion, _valgrind.Version!);
+        return CallgrindMeasurement.From(workload, parts, map, InstructionMeter.RuntimeVersion, _valgrind.Version!);
     }
 
     /// <inheritdoc />

@@ -21,7 +21,7 @@ public sealed class InclusiveAttributionTests
     private static readonly string Vectors = Path.Combine(AppContext.BaseDirectory, "TestVectors");
 
     private static InstructionMeasurement Measured() =>
-        InstructionMeter.Measurement("Text.Add", [CallgrindProfile.Read(Path.Combine(Vectors, "callgrind.out.calls"))],
+        CallgrindMeasurement.From("Text.Add", [CallgrindProfile.Read(Path.Combine(Vectors, "callgrind.out.calls"))],
             PerfMap.Read(Path.Combine(Vectors, "perf-calls.map")), "10.0.12", "3.19.0");
 
     [Fact]
