@@ -15,6 +15,10 @@ using Xunit;
 // Meters read this process's counters and time the server: one test at a time.
 [assembly: Xunit.v3.Parallelization(Mode = Xunit.Sdk.ParallelMode.None)]
 
+// One measuring test assembly at a time on this machine: `dotnet test Samples.slnx` starts the test projects side by
+// side, and one that measures beside another measures the other one too.
+[assembly: AssemblyFixture(typeof(MeasurementLock))]
+
 namespace GreetingService.Tests;
 
 public sealed class GreetingBudgetTests

@@ -7,6 +7,9 @@ using Xunit;
 // Meters read this process's counters: one test at a time.
 [assembly: Xunit.v3.Parallelization(Mode = Xunit.Sdk.ParallelMode.None)]
 
+// One measuring test assembly at a time on this machine (the machine-wide lock, held while the assembly runs).
+[assembly: AssemblyFixture(typeof(MeasurementLock))]
+
 namespace TextStats.Tests;
 
 public sealed class WordCounterBudgetTests

@@ -3,4 +3,4 @@
 [assembly: Xunit.v3.Parallelization(Mode = Xunit.Sdk.ParallelMode.None)]
 
 // The suites run one at a time on this machine, whatever started them.
-[assembly: AssemblyFixture(typeof(PerfGate.Tests.OneSuiteAtATime))]
+[assembly: AssemblyFixture(typeof(PerfBudgets.Measuring.MeasurementLock))]

@@ -1,3 +1,3 @@
 
 // The suites run one at a time on this machine, whatever started them.
-[assembly: AssemblyFixture(typeof(PerfGate.Tests.OneSuiteAtATime))]
+[assembly: AssemblyFixture(typeof(PerfBudgets.Measuring.MeasurementLock))]

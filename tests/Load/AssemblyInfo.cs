@@ -2,7 +2,7 @@
 [assembly: Xunit.v3.Parallelization(Mode = Xunit.Sdk.ParallelMode.None)]
 
 // The suites run one at a time on this machine, whatever started them.
-[assembly: AssemblyFixture(typeof(PerfGate.Tests.OneSuiteAtATime))]
+[assembly: AssemblyFixture(typeof(PerfBudgets.Measuring.MeasurementLock))]
 
 // One fixed-pool server for the blocking and open-model tests, started when the first of them needs it.
 [assembly: AssemblyFixture(typeof(PerfGate.Tests.Load.FixedPoolServer))]

@@ -4,5 +4,5 @@
 // The add-ons', the tool's and the results server's test projects link this file and run the same way.
 [assembly: Xunit.v3.Parallelization(Mode = Xunit.Sdk.ParallelMode.None)]
 
-// One measuring test assembly at a time on this machine, whatever started it.
-[assembly: AssemblyFixture(typeof(PerfBudgets.Tests.Support.OneMeasuringSuiteAtATime))]
+// One measuring test assembly at a time on this machine, whatever started it: the package's lock, as an adopter holds it.
+[assembly: AssemblyFixture(typeof(PerfBudgets.Measuring.MeasurementLock))]

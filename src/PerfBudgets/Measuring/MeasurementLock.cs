@@ -16,11 +16,25 @@ public sealed class MeasurementLock : IDisposable
 {
     private readonly FileStream _file;
 
-    private MeasurementLock(FileStream file, TimeSpan waited)
+    private MeasurementLock((FileStream File, TimeSpan Waited) held)
     {
-        _file = file;
-        Waited = waited;
+        _file = held.File;
+        Waited = held.Waited;
     }
+
+    /// <summary>
+    /// Waits up to <see cref="DefaultTimeout"/> for the lock at <see cref="DefaultPath"/>, then holds it until disposed:
+    /// the constructor a test framework calls for an assembly-wide fixture, so that one line holds the lock for as long
+    /// as a test assembly runs (xunit v3: <c>[assembly: AssemblyFixture(typeof(MeasurementLock))]</c>).
+    /// </summary>
+    /// <exception cref="TimeoutException">Another process held it for longer than <see cref="DefaultTimeout"/>.</exception>
+    public MeasurementLock()
+        : this(Open(DefaultTimeout, path: null))
+    {
+    }
+
+    /// <summary>How long the parameterless constructor waits for another holder: 30 minutes, longer than a suite runs.</summary>
+    public static TimeSpan DefaultTimeout { get; } = TimeSpan.FromMinutes(30);
 
     /// <summary>How long <see cref="Acquire"/> waited for another holder.</summary>
     public TimeSpan Waited { get; }
@@ -32,7 +46,9 @@ public sealed class MeasurementLock : IDisposable
 
     /// <summary>Waits until no other process holds the lock, then holds it until disposed.</summary>
     /// <exception cref="TimeoutException">Another process held it for longer than <paramref name="timeout"/>.</exception>
-    public static MeasurementLock Acquire(TimeSpan timeout, string? path = null)
+    public static MeasurementLock Acquire(TimeSpan timeout, string? path = null) => new(Open(timeout, path));
+
+    private static (FileStream File, TimeSpan Waited) Open(TimeSpan timeout, string? path)
     {
         path ??= DefaultPath;
         Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
@@ -42,7 +58,7 @@ public sealed class MeasurementLock : IDisposable
             try
             {
                 var file = new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None, 1);
-                return new MeasurementLock(file, Stopwatch.GetElapsedTime(started));
+                return (file, Stopwatch.GetElapsedTime(started));
             }
             catch (IOException) when (Stopwatch.GetElapsedTime(started) < timeout)
             {

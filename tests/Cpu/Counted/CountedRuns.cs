@@ -13,7 +13,7 @@ namespace PerfGate.Tests.Cpu.Counted;
 /// side (each is one Valgrind process, and Valgrind runs one thread at a time, so together they take the two cores):
 /// the workload host with every in-process workload, and the system under test as a server driven request by request.
 /// Counts do not depend on what else the machine does, so the two may share it. It is the suite's assembly fixture and
-/// holds <see cref="OneSuiteAtATime"/> first, so no other suite measures beside the two runs.
+/// holds the machine-wide <see cref="MeasurementLock"/> first, so no other suite measures beside the two runs.
 /// </summary>
 public sealed class CountedRuns : IAsyncLifetime
 {
@@ -22,7 +22,7 @@ public sealed class CountedRuns : IAsyncLifetime
     // How long one request to the server under Callgrind may take: its first requests compile the request pipeline
     // fifty times slower than natively, and on a busy machine slower still (10 s was exceeded beside a parallel build).
     private static readonly TimeSpan ServerProbeTimeout = TimeSpan.FromMinutes(2);
-    private readonly OneSuiteAtATime _oneSuiteAtATime = new();
+    private readonly MeasurementLock _measurementLock = new();
 
     private readonly ConcurrentDictionary<string, Lazy<Task<InstructionMeasurement>>> _confirmations = new(StringComparer.Ordinal);
     private Task<CallgrindRun>? _inProcess;
@@ -109,7 +109,7 @@ public sealed class CountedRuns : IAsyncLifetime
     public async ValueTask DisposeAsync()
     {
         await WhenIdleAsync();
-        _oneSuiteAtATime.Dispose();
+        _measurementLock.Dispose();
     }
 
     // The server under Callgrind, uninstrumented until a round starts. Each workload is driven from one keep-alive
