@@ -76,7 +76,28 @@ public sealed record RetainedGrowth(IReadOnlyList<RetainedTypeGrowth> Types, int
             $"{t.TypeName} {t.ObjectsPerOperation:+0.00;-0.00;0.00} objects/{Operation} +{Figures.Format(Math.Round(t.BytesPerOperation, 1))} B/{Operation}")));
         var more = grown.Count > top ? ", …" : string.Empty;
         return string.Create(CultureInfo.InvariantCulture,
-            $"grew per {Operation}: {named}{more} ({BytesPerOperation:+#,0.#;-#,0.#;0} B/{Operation} in all types over {Operations:N0} {Operation}s)");
+            $"grew per {Operation}: {named}{more} ({BytesPerOperation:+#,0.#;-#,0.#;0} B/{Operation} in all types over {Operations:N0} {Operation}s){Offset(grown, top)}");
+    }
+
+    // When types that lost live bytes gave back most of what the named types gained, the gains are objects replaced
+    // between the readings (a buffer swapped for a larger one, strings rebuilt), not what the operation keeps: a
+    // reader who saw only "System.String +3,916 B/op" beside a budget of 64 B/op would chase the wrong type. The
+    // shrinking types are named so that the gross moves and the net add up.
+    private string Offset(List<RetainedTypeGrowth> grown, int top)
+    {
+        var gained = grown.Sum(t => t.BytesPerOperation);
+        var lost = Types.Where(t => t.BytesPerOperation < 0).OrderBy(t => t.BytesPerOperation).ThenBy(t => t.TypeName, StringComparer.Ordinal).ToList();
+        var given = -lost.Sum(t => t.BytesPerOperation);
+        if (given < gained / 2)
+        {
+            return string.Empty;
+        }
+
+        var named = string.Join(", ", lost.Take(top).Select(t => string.Create(CultureInfo.InvariantCulture,
+            $"{t.TypeName} -{Figures.Format(Math.Round(-t.BytesPerOperation, 1))} B/{Operation}")));
+        var more = lost.Count > top ? ", …" : string.Empty;
+        return string.Create(CultureInfo.InvariantCulture,
+            $"; offset by types that lost live bytes: {named}{more}: {given / gained:0%} of the gains above was given back, so they are mostly objects replaced between the readings, not kept; the net is what the budget measures");
     }
 
     /// <summary>The growth as a budget result's <see cref="Attribution"/>: every type that gained bytes, largest first.</summary>

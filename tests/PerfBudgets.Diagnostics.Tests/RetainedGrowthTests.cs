@@ -50,6 +50,20 @@ public sealed class RetainedGrowthTests
     }
 
     [Fact]
+    public void Gains_that_other_types_gave_back_are_shown_beside_what_gave_them_back()
+    {
+        // Over 80 operations, 10 strings per operation rebuilt from char buffers that were let go: String gains
+        // 3,916 B/op, Char[] loses 3,808 B/op, and the net (the budget's figure) is 108 B/op.
+        var before = Reading(("System.String", 100, 10_000), ("System.Char[]", 400, 314_640));
+        var after = Reading(("System.String", 900, 323_280), ("System.Char[]", 80, 10_000));
+
+        var text = RetainedGrowth.Between(before, after, 80).Describe();
+
+        text.Should().Be("grew per op: System.String +10.00 objects/op +3,916 B/op (+108 B/op in all types over 80 ops); offset by types that lost live bytes: "
+            + "System.Char[] -3,808 B/op: 97% of the gains above was given back, so they are mostly objects replaced between the readings, not kept; the net is what the budget measures");
+    }
+
+    [Fact]
     public void No_growth_says_so()
     {
         var reading = Reading((Employee, 1, 64));
