@@ -49,6 +49,26 @@ public sealed class BudgetGateVsBaseTests : IDisposable
     }
 
     [Fact]
+    public void A_comparison_beyond_the_limit_is_measured_again_and_fails_only_when_every_attempt_does()
+    {
+        // The call resolves this repository's base commit (no build: the comparisons below are made up).
+        Assert.SkipWhen(BaseBuild.TryResolve(AppContext.BaseDirectory, out var why) is null, $"no base commit here: {why}");
+        var unlucky = new Queue<PairedComparison>([Pairs(1.06, 0.02), Pairs(1.0, 0.02)]);
+
+        var result = Gate().CheckVsBase("Demo.Cpu.VsBase", _ => unlucky.Dequeue(), maxAttempts: 2);
+
+        result.Verdict.Should().Be(BudgetVerdict.Pass, "the second pair of processes measured no change");
+        result.Detail.Should().StartWith("attempt 2 of 2, earlier attempts broke Demo.Cpu.VsBase = 1.0");
+        unlucky.Should().BeEmpty();
+
+        var comparisons = 0;
+        var act = () => Gate().CheckVsBase("Demo.Cpu.VsBase", _ => { comparisons++; return Pairs(1.06, 0.02); });
+
+        act.Should().Throw<BudgetExceededException>().WithMessage("Demo.Cpu.VsBase: 1.0*attempt 2 of 2, earlier attempts broke Demo.Cpu.VsBase = 1.0*");
+        comparisons.Should().Be(BudgetGate.DefaultVsBaseAttempts);
+    }
+
+    [Fact]
     public void A_budget_of_another_kind_is_refused() =>
         Gate().Invoking(g => g.CheckVsBase("Demo.Bytes", Pairs(1, 0.01)))
             .Should().Throw<ArgumentException>().WithMessage("*allocated-bytes-per-op budget*vs-base-ratio-max*");
