@@ -276,7 +276,7 @@ Task("Report")
 });
 
 Task("Docs")
-    .Description("Fills the generated tables of docs/*.md and README.md (<!-- table: ... --> markers) from artifacts/budgets/results.json and history.jsonl; runs no suite.")
+    .Description("Fills the generated tables of docs/*.md, README.md and samples/README.md (<!-- table: ... --> markers) from artifacts/budgets/results.json and history.jsonl; runs no suite.")
     .Does(() =>
 {
     if (!FileExists(budgetResults + File("results.json")))
@@ -284,6 +284,7 @@ Task("Docs")
     DotNetRun(repositoryTool, new ProcessArgumentBuilder().Append("docs")
             .AppendQuoted(MakeAbsolute(budgetResults).FullPath).AppendQuoted(MakeAbsolute(Directory("./docs")).FullPath)
             .Append("--file").AppendQuoted(MakeAbsolute(File("./README.md")).FullPath)
+            .Append("--file").AppendQuoted(MakeAbsolute(File("./samples/README.md")).FullPath)
             // The tables name the target that fills them.
             .Append("--generated-by").AppendQuoted("dotnet cake --target=Docs"),
         new DotNetRunSettings { Configuration = configuration });

@@ -104,11 +104,14 @@ def main():
     with summary.open("w", newline="") as f:
         f.write(f"# {provenance}\n")
         w = csv.writer(f)
-        w.writerow(["run", "condition", "exit_status", "time", "tests_passed", "tests_failed"])
-        for line in csv.DictReader((runs_dir / "runs.csv").open()):
+        lines = list(csv.DictReader((runs_dir / "runs.csv").open()))
+        # A series kept by a newer repeat-runs.sh has the machine's load average as each run started.
+        with_load = bool(lines) and "load_1min" in lines[0]
+        w.writerow(["run", "condition", "exit_status", "time", "tests_passed", "tests_failed"] + (["load_average_at_start"] if with_load else []))
+        for line in lines:
             seconds = int(line["seconds"])
             w.writerow([line["run"], line["condition"], line["exit_status"], f"{seconds // 60} min {seconds % 60:02d} s",
-                        line["passed"], line["failed"]])
+                        line["passed"], line["failed"]] + ([line["load_1min"]] if with_load else []))
     if "--artifacts" in sys.argv:
         artifacts = Path(sys.argv[sys.argv.index("--artifacts") + 1])
         artifacts.mkdir(parents=True, exist_ok=True)
