@@ -19,6 +19,19 @@ public sealed class PairedComparison
         (Ratio, Lower, Upper) = PairedInterval.Ratio(baseRounds, headRounds, confidence);
     }
 
+    private PairedComparison(PairedComparison pooled, IReadOnlyList<double> processPairRatios, double lower, double upper)
+    {
+        Figure = pooled.Figure;
+        BaseRounds = pooled.BaseRounds;
+        HeadRounds = pooled.HeadRounds;
+        Confidence = pooled.Confidence;
+        BaseDescription = pooled.BaseDescription;
+        WarmUpPairs = pooled.WarmUpPairs;
+        Ratio = pooled.Ratio;
+        ProcessPairRatios = processPairRatios;
+        (Lower, Upper) = (lower, upper);
+    }
+
     /// <summary>What each round measured, with its unit (<c>requests/s</c>, <c>CPU µs/request</c>).</summary>
     public string Figure { get; }
 
@@ -46,6 +59,12 @@ public sealed class PairedComparison
     /// <summary>Pairs run and thrown away before these, until both sides were steady.</summary>
     public int WarmUpPairs { get; init; }
 
+    /// <summary>
+    /// Head ÷ base of each pair of processes the rounds ran in, when there were several
+    /// (<see cref="PairedRoundsOptions.ProcessPairs"/>); empty for one.
+    /// </summary>
+    public IReadOnlyList<double> ProcessPairRatios { get; } = [];
+
     /// <summary>The median of the base build's rounds.</summary>
     public double BaseMedian => Median(BaseRounds);
 
@@ -55,7 +74,40 @@ public sealed class PairedComparison
     /// <summary>
     /// A copy paired with the base's description: the round functions do not know which commit the base was.
     /// </summary>
-    public PairedComparison WithBase(string baseDescription) => new(Figure, BaseRounds, HeadRounds, Confidence, baseDescription) { WarmUpPairs = WarmUpPairs };
+    public PairedComparison WithBase(string baseDescription) =>
+        new(new PairedComparison(Figure, BaseRounds, HeadRounds, Confidence, baseDescription) { WarmUpPairs = WarmUpPairs }, ProcessPairRatios, Lower, Upper);
+
+    /// <summary>
+    /// The rounds of several pairs of processes as one comparison: the estimate over all their rounds, and an interval
+    /// at least as wide as the spread between the pairs' own estimates allows (Student's t over their logarithms, three
+    /// pairs or more), since each pair of processes carries luck of its own that its rounds cannot show.
+    /// </summary>
+    internal static PairedComparison Pooled(IReadOnlyList<PairedComparison> byProcessPair)
+    {
+        ArgumentOutOfRangeException.ThrowIfZero(byProcessPair.Count);
+        var first = byProcessPair[0];
+        var all = new PairedComparison(first.Figure, [.. byProcessPair.SelectMany(c => c.BaseRounds)], [.. byProcessPair.SelectMany(c => c.HeadRounds)], first.Confidence)
+        {
+            WarmUpPairs = byProcessPair.Sum(c => c.WarmUpPairs),
+        };
+        if (byProcessPair.Count == 1)
+        {
+            return all;
+        }
+
+        var ratios = byProcessPair.Select(c => c.Ratio).ToList();
+        var (lower, upper) = (all.Lower, all.Upper);
+        if (ratios.Count >= 3 && ratios.All(r => r > 0 && double.IsFinite(r)) && double.IsFinite(all.Ratio))
+        {
+            var logs = ratios.Select(r => Math.Log(r)).ToList();
+            var mean = logs.Average();
+            var sd = Math.Sqrt(logs.Sum(l => (l - mean) * (l - mean)) / (logs.Count - 1));
+            var half = PairedInterval.StudentQuantile(1 - ((1 - first.Confidence) / 2), logs.Count - 1) * sd / Math.Sqrt(logs.Count);
+            (lower, upper) = (Math.Min(lower, Math.Exp(mean - half)), Math.Max(upper, Math.Exp(mean + half)));
+        }
+
+        return new PairedComparison(all, ratios, lower, upper);
+    }
 
     /// <summary>The ratio, its interval and both builds' figures, on one line.</summary>
     public override string ToString() =>
@@ -63,6 +115,7 @@ public sealed class PairedComparison
         $"(Hodges-Lehmann over {BaseRounds.Count} pairs after {WarmUpPairs} of warm-up); {Figure}: base median {Figures.Format(BaseMedian)} " +
         $"({Figures.Format(BaseRounds.Min())}-{Figures.Format(BaseRounds.Max())}), head median {Figures.Format(HeadMedian)} " +
         $"({Figures.Format(HeadRounds.Min())}-{Figures.Format(HeadRounds.Max())})" +
+        (ProcessPairRatios.Count == 0 ? string.Empty : $"; over {ProcessPairRatios.Count} pairs of processes, each head/base {string.Join(" ", ProcessPairRatios.Select(r => Figures.Format(r)))}") +
         (BaseDescription is null ? string.Empty : $"; base {BaseDescription}");
 
     // The book's median (the mean of the middle two of an even count); NaN for no rounds.

@@ -12,8 +12,21 @@ namespace PerfBudgets.Measuring;
 /// <param name="SteadyWithin">The relative spread of the last three warm-up rounds that counts as steady.</param>
 public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, double Confidence = 0.95, int MaxWarmUpPairs = 30, double SteadyWithin = 0.1)
 {
+    /// <summary>
+    /// For <see cref="PairedWorkloads"/>, which starts the processes it compares: how many pairs of processes the pairs
+    /// of rounds are spread over (each pair of processes warmed up on its own, at least six rounds each), 4 by default.
+    /// </summary>
+    /// <remarks>
+    /// A process keeps luck of its own for as long as it lives (where the JIT placed its hot loop, its memory's pages),
+    /// which no number of rounds cancels: one pair of processes of the same code read 0.94-1.08 from one pair to the
+    /// next, each interval a few percent wide. Over several pairs the estimate averages that luck, and the interval is
+    /// widened to the spread between the pairs (<see cref="PairedComparison.ProcessPairRatios"/>).
+    /// </remarks>
+    public int ProcessPairs { get; init; } = 4;
+
     internal void Validate()
     {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(ProcessPairs);
         if (Pairs < PairedInterval.MinimumPairs)
         {
             throw new ArgumentOutOfRangeException(nameof(Pairs), Pairs, $"A paired comparison needs at least {PairedInterval.MinimumPairs} pairs for an interval.");

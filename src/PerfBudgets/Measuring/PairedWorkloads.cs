@@ -57,8 +57,25 @@ public static class PairedWorkloads
         ArgumentNullException.ThrowIfNull(arguments);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
         ArgumentNullException.ThrowIfNull(options);
-        using var baseProcess = Host.Start(baseHost, arguments);
-        using var headProcess = Host.Start(headHost, arguments);
+        options.Validate();
+
+        // The pairs of rounds spread over options.ProcessPairs pairs of fresh processes, each warmed up on its own, the
+        // side started first alternating from one pair to the next.
+        var perProcessPair = options with { Pairs = Math.Max(PairedInterval.MinimumPairs, (int)Math.Ceiling((double)options.Pairs / options.ProcessPairs)) };
+        var byProcessPair = new List<PairedComparison>(options.ProcessPairs);
+        for (var pair = 0; pair < options.ProcessPairs; pair++)
+        {
+            byProcessPair.Add(CompareOnePair(baseHost, headHost, arguments, operations, perProcessPair, baseFirst: pair % 2 == 0));
+        }
+
+        return PairedComparison.Pooled(byProcessPair);
+    }
+
+    private static PairedComparison CompareOnePair(string baseHost, string headHost, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options, bool baseFirst)
+    {
+        using var first = Host.Start(baseFirst ? baseHost : headHost, arguments);
+        using var second = Host.Start(baseFirst ? headHost : baseHost, arguments);
+        var (baseProcess, headProcess) = baseFirst ? (first, second) : (second, first);
         var cores = CoreSwap.TryCreate();
         var round = 0;
         return PairedRounds.CompareTogetherAsync([Figure], async ct =>

@@ -58,4 +58,33 @@ public sealed class PairedIntervalTests
 
         double.IsNaN(estimate).Should().BeTrue("a pair with a zero figure has no ratio");
     }
+
+    [Theory]
+    [InlineData(3, 3.182)]
+    [InlineData(5, 2.571)]
+    [InlineData(10, 2.228)]
+    [InlineData(30, 2.042)]
+    public void Students_quantile_is_within_a_percent_of_the_table_from_three_degrees_of_freedom(int degreesOfFreedom, double table) =>
+        // The two-sided 95% points of Student's t (Abramowitz and Stegun, table 26.10).
+        PairedInterval.StudentQuantile(0.975, degreesOfFreedom).Should().BeApproximately(table, table * 0.01);
+
+    [Fact]
+    public void Pairs_of_processes_that_disagree_widen_the_interval_to_their_spread()
+    {
+        // Three pairs of processes of the same code, each with rounds that agree within 0.5%, whose own estimates are
+        // 0.95, 1.00 and 1.08: each pair's luck, which none of their intervals shows.
+        PairedComparison Pair(double ratio) => new("units", [.. Enumerable.Repeat(100.0, 8)],
+            [.. Enumerable.Range(0, 8).Select(i => 100 * ratio * (1 + (((i % 3) - 1) * 0.005)))], 0.95);
+        var pairs = new[] { Pair(0.95), Pair(1.00), Pair(1.08) };
+        pairs.Should().AllSatisfy(p => (p.Upper / p.Lower).Should().BeLessThan(1.01));
+
+        var pooled = PairedComparison.Pooled(pairs);
+
+        pooled.ProcessPairRatios.Should().HaveCount(3);
+        pooled.BaseRounds.Should().HaveCount(24);
+        pooled.Lower.Should().BeLessThan(0.95, "the spread between the pairs, not within them, bounds what one more pair could read");
+        pooled.Upper.Should().BeGreaterThan(1.08);
+        pooled.ToString().Should().Contain("over 3 pairs of processes, each head/base 0.95 1 1.08");
+        PairedComparison.Pooled([pairs[2]]).Lower.Should().Be(pairs[2].Lower, "one pair of processes is its own interval");
+    }
 }
