@@ -25,7 +25,10 @@ public sealed class PairedAaTests(ITestOutputHelper output)
         var options = new PairedRoundsOptions(
             Pairs: _gate.Book.IntParameter("Load.Paired.AA.Pairs"),
             WarmUpPairs: _gate.Book.IntParameter("Load.Paired.WarmUpPairs"),
-            Confidence: _gate.Book.Parameter("Load.Paired.Confidence"));
+            Confidence: _gate.Book.Parameter("Load.Paired.Confidence"))
+        {
+            ProcessPairs = _gate.Book.IntParameter("Load.Paired.AA.ProcessPairs"),
+        };
         var comparison = PairedWorkloads.CompareCpuTime(host, host, ["--serve", Workload], _gate.Book.IntParameter("Load.Paired.AA.Operations"), options)
             .WithBase("this build itself (A/A: Cpu.Workloads on both sides)");
         output.WriteLine($"A/A {Workload}: head/base {comparison.Ratio:0.000}, interval {comparison.Lower:0.000}-{comparison.Upper:0.000} over {comparison.BaseRounds.Count} pairs after {comparison.WarmUpPairs} of warm-up");
