@@ -13,8 +13,8 @@ namespace PerfBudgets.Measuring;
 public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, double Confidence = 0.95, int MaxWarmUpPairs = 30, double SteadyWithin = 0.1)
 {
     /// <summary>
-    /// For <see cref="PairedWorkloads"/>, which starts the processes it compares: how many pairs of processes the pairs
-    /// of rounds are spread over (each pair of processes warmed up on its own, at least six rounds each), 4 by default.
+    /// For <see cref="PairedWorkloads"/>, which starts the processes it compares: how many pairs of fresh processes run
+    /// the comparison, each warmed up on its own and then running <see cref="Pairs"/> pairs of rounds, 8 by default.
     /// </summary>
     /// <remarks>
     /// A process keeps luck of its own for as long as it lives (where the JIT placed its hot loop, its memory's pages),
@@ -22,7 +22,7 @@ public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, do
     /// next, each interval a few percent wide. Over several pairs the estimate averages that luck, and the interval is
     /// widened to the spread between the pairs (<see cref="PairedComparison.ProcessPairRatios"/>).
     /// </remarks>
-    public int ProcessPairs { get; init; } = 4;
+    public int ProcessPairs { get; init; } = 8;
 
     internal void Validate()
     {

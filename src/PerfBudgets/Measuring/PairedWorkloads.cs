@@ -59,13 +59,13 @@ public static class PairedWorkloads
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
 
-        // The pairs of rounds spread over options.ProcessPairs pairs of fresh processes, each warmed up on its own, the
-        // side started first alternating from one pair to the next.
-        var perProcessPair = options with { Pairs = Math.Max(PairedInterval.MinimumPairs, (int)Math.Ceiling((double)options.Pairs / options.ProcessPairs)) };
+        // options.ProcessPairs pairs of fresh processes, each warmed up on its own and running options.Pairs rounds (enough
+        // for its own estimate to be the operation's cost, so that the spread between the pairs is their luck), the side
+        // started first alternating from one pair to the next.
         var byProcessPair = new List<PairedComparison>(options.ProcessPairs);
         for (var pair = 0; pair < options.ProcessPairs; pair++)
         {
-            byProcessPair.Add(CompareOnePair(baseHost, headHost, arguments, operations, perProcessPair, baseFirst: pair % 2 == 0));
+            byProcessPair.Add(CompareOnePair(baseHost, headHost, arguments, operations, options, baseFirst: pair % 2 == 0));
         }
 
         return PairedComparison.Pooled(byProcessPair);
