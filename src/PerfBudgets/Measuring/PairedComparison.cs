@@ -19,15 +19,16 @@ public sealed class PairedComparison
         (Ratio, Lower, Upper) = PairedInterval.Ratio(baseRounds, headRounds, confidence);
     }
 
-    private PairedComparison(PairedComparison pooled, IReadOnlyList<double> processPairRatios, double lower, double upper)
+    // A copy of source's rounds and estimate with another description, pairs of processes and interval.
+    private PairedComparison(PairedComparison source, string? baseDescription, IReadOnlyList<double> processPairRatios, double lower, double upper)
     {
-        Figure = pooled.Figure;
-        BaseRounds = pooled.BaseRounds;
-        HeadRounds = pooled.HeadRounds;
-        Confidence = pooled.Confidence;
-        BaseDescription = pooled.BaseDescription;
-        WarmUpPairs = pooled.WarmUpPairs;
-        Ratio = pooled.Ratio;
+        Figure = source.Figure;
+        BaseRounds = source.BaseRounds;
+        HeadRounds = source.HeadRounds;
+        Confidence = source.Confidence;
+        BaseDescription = baseDescription;
+        WarmUpPairs = source.WarmUpPairs;
+        Ratio = source.Ratio;
         ProcessPairRatios = processPairRatios;
         (Lower, Upper) = (lower, upper);
     }
@@ -74,8 +75,7 @@ public sealed class PairedComparison
     /// <summary>
     /// A copy paired with the base's description: the round functions do not know which commit the base was.
     /// </summary>
-    public PairedComparison WithBase(string baseDescription) =>
-        new(new PairedComparison(Figure, BaseRounds, HeadRounds, Confidence, baseDescription) { WarmUpPairs = WarmUpPairs }, ProcessPairRatios, Lower, Upper);
+    public PairedComparison WithBase(string baseDescription) => new(this, baseDescription, ProcessPairRatios, Lower, Upper);
 
     /// <summary>
     /// The rounds of several pairs of processes as one comparison: the estimate over all their rounds, and an interval
@@ -106,7 +106,7 @@ public sealed class PairedComparison
             (lower, upper) = (Math.Min(lower, Math.Exp(mean - half)), Math.Max(upper, Math.Exp(mean + half)));
         }
 
-        return new PairedComparison(all, ratios, lower, upper);
+        return new PairedComparison(all, all.BaseDescription, ratios, lower, upper);
     }
 
     /// <summary>The ratio, its interval and both builds' figures, on one line.</summary>

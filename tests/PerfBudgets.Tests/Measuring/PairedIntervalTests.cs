@@ -86,5 +86,7 @@ public sealed class PairedIntervalTests
         pooled.Upper.Should().BeGreaterThan(1.08);
         pooled.ToString().Should().Contain("over 3 pairs of processes, each head/base 0.95 1 1.08");
         PairedComparison.Pooled([pairs[2]]).Lower.Should().Be(pairs[2].Lower, "one pair of processes is its own interval");
+        var named = pooled.WithBase("abc123 (HEAD)");
+        (named.Lower, named.Upper, named.ProcessPairRatios, named.BaseDescription).Should().Be((pooled.Lower, pooled.Upper, pooled.ProcessPairRatios, "abc123 (HEAD)"));
     }
 }
