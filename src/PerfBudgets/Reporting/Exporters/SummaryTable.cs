@@ -5,7 +5,7 @@ namespace PerfBudgets.Reporting.Exporters;
 
 /// <summary>
 /// Renders results as a Markdown table: the text of <c>summary.md</c> (<see cref="SummaryExporter"/>) and of the CI step
-/// summary (<see cref="StepSummaryExporter"/>); the HTML report shows its limits with the same sign (<see cref="Comparison"/>).
+/// summary (<see cref="StepSummaryExporter"/>); the HTML report shows its limits with the same sign (<see cref="BudgetResult.ComparisonSign"/>).
 /// </summary>
 internal static class SummaryTable
 {
@@ -32,7 +32,7 @@ internal static class SummaryTable
         text.AppendLine(withBaseline ? "|---|---:|---:|---|---|---:|---|---:|---|" : "|---|---:|---:|---|---|---|---:|---|");
         foreach (var r in rows)
         {
-            var limit = r.Limit is { } l ? $"{Comparison(r)} {Figures.Format(l)}" : "—";
+            var limit = r.Limit is { } l ? $"{r.ComparisonSign} {Figures.Format(l)}" : "—";
             var verdict = r.Verdict switch
             {
                 BudgetVerdict.Pass => "pass",
@@ -94,13 +94,6 @@ internal static class SummaryTable
                 text.AppendLine(System.Globalization.CultureInfo.InvariantCulture, $"- _{r.Attribution.Note}_");
             }
         }
-    }
-
-    /// <summary>The sign a limit is shown with (<see cref="BudgetResult.ComparisonSign"/>).</summary>
-    public static string Comparison(BudgetResult result)
-    {
-        ArgumentNullException.ThrowIfNull(result);
-        return result.ComparisonSign;
     }
 
     private static string WorseText(BaselineComparison? c) =>
