@@ -24,13 +24,21 @@ internal static class PairedAppLoad
         var comparison = await PairedHttpLoad.CompareAsync(
             new PairedServer(baseApp.BaseAddress, baseApp.ProcessId), new PairedServer(headApp.BaseAddress, headApp.ProcessId),
             request(expected), options, ct);
-        foreach (var figure in new[] { comparison.RequestsPerSecond, comparison.CpuPerRequest, comparison.P99 })
-        {
-            output.WriteLine(figure.ToString());
-            output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  base: {string.Join(' ', figure.BaseRounds.Select(v => v.ToString("0.###", CultureInfo.InvariantCulture)))}"));
-            output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  head: {string.Join(' ', figure.HeadRounds.Select(v => v.ToString("0.###", CultureInfo.InvariantCulture)))}"));
-        }
-
+        Write(output, [comparison.RequestsPerSecond, comparison.CpuPerRequest, comparison.P99]);
         return comparison;
     }
+
+    /// <summary>Each comparison's line and both sides' rounds, for the test's output.</summary>
+    public static void Write(ITestOutputHelper output, IEnumerable<PairedComparison> figures)
+    {
+        foreach (var figure in figures)
+        {
+            output.WriteLine(figure.ToString());
+            output.WriteLine($"  base: {Rounds(figure.BaseRounds)}");
+            output.WriteLine($"  head: {Rounds(figure.HeadRounds)}");
+        }
+    }
+
+    private static string Rounds(IEnumerable<double> rounds) =>
+        string.Join(' ', rounds.Select(v => v.ToString("0.###", CultureInfo.InvariantCulture)));
 }
