@@ -1,0 +1,35 @@
+using PerfBudgets;
+using PerfBudgets.Measuring;
+
+namespace PerfGate.Tests.Load.Paired;
+
+/// <summary>
+/// The pooled JSON round trip of the 9-employee list (the buffer-writer strategy) on the base commit's workload host
+/// and on this build's, as an adopter gates a library's operation: one <see cref="BudgetGate.CheckVsBase(string, Func{BaseBuild, PairedComparison})"/>
+/// call, <see cref="PairedWorkloads"/> building the base's <c>Cpu.Workloads</c> and comparing the CPU time per operation
+/// of both hosts, run at once round after round. It runs with the A/A run's settings (<see cref="PairedAaTests"/>), so
+/// the A/A interval beside it is this budget's resolution on the machine.
+/// </summary>
+public sealed class JsonRoundTripVsBaseTests(ITestOutputHelper output)
+{
+    private const string Workload = "Json.RoundTrip.BufferWriter.List9";
+    private const string Budget = "Json.RoundTrip.BufferWriter.List9.CpuTime.VsBase";
+
+    private readonly BudgetGate _gate = SuiteGate.Current;
+
+    [Fact]
+    public void Json_RoundTrip_BufferWriter_List9_against_its_base()
+    {
+        var book = _gate.Book;
+        var options = new PairedRoundsOptions(
+            Pairs: book.IntParameter("Load.Paired.AA.Pairs"),
+            WarmUpPairs: book.IntParameter("Load.Paired.WarmUpPairs"),
+            Confidence: book.Parameter("Load.Paired.Confidence"))
+        {
+            ProcessPairs = book.IntParameter("Load.Paired.AA.ProcessPairs"),
+        };
+        var result = _gate.CheckVsBase(Budget, baseBuild =>
+            PairedWorkloads.CompareCpuTime(baseBuild, "tests/Cpu.Workloads/Cpu.Workloads.csproj", ["--serve", Workload], book.IntParameter("Load.Paired.AA.Operations"), options));
+        output.WriteLine($"{Budget}: {result.Measured:0.000} ({result.Detail})");
+    }
+}
