@@ -20,16 +20,10 @@ public sealed class JsonRoundTripVsBaseTests(ITestOutputHelper output)
     [Fact]
     public void Json_RoundTrip_BufferWriter_List9_against_its_base()
     {
-        var book = _gate.Book;
-        var options = new PairedRoundsOptions(
-            Pairs: book.IntParameter("Load.Paired.AA.Pairs"),
-            WarmUpPairs: book.IntParameter("Load.Paired.WarmUpPairs"),
-            Confidence: book.Parameter("Load.Paired.Confidence"))
-        {
-            ProcessPairs = book.IntParameter("Load.Paired.AA.ProcessPairs"),
-        };
+        var options = PairedAaTests.Options(_gate.Book);
+        var operations = PairedAaTests.Operations(_gate.Book);
         var result = _gate.CheckVsBase(Budget, baseBuild =>
-            PairedWorkloads.CompareCpuTime(baseBuild, "tests/Cpu.Workloads/Cpu.Workloads.csproj", ["--serve", Workload], book.IntParameter("Load.Paired.AA.Operations"), options));
+            PairedWorkloads.CompareCpuTime(baseBuild, "tests/Cpu.Workloads/Cpu.Workloads.csproj", ["--serve", Workload], operations, options));
         output.WriteLine($"{Budget}: {result.Measured:0.000} ({result.Detail})");
     }
 }

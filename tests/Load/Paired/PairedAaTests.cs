@@ -1,4 +1,5 @@
 using PerfBudgets;
+using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 
 namespace PerfGate.Tests.Load.Paired;
@@ -22,16 +23,19 @@ public sealed class PairedAaTests(ITestOutputHelper output)
     public void The_same_build_against_itself_stays_within_its_interval()
     {
         var host = Path.Combine(AppContext.BaseDirectory, "Cpu.Workloads.dll");
-        var options = new PairedRoundsOptions(
-            Pairs: _gate.Book.IntParameter("Load.Paired.AA.Pairs"),
-            WarmUpPairs: _gate.Book.IntParameter("Load.Paired.WarmUpPairs"),
-            Confidence: _gate.Book.Parameter("Load.Paired.Confidence"))
-        {
-            ProcessPairs = _gate.Book.IntParameter("Load.Paired.AA.ProcessPairs"),
-        };
-        var comparison = PairedWorkloads.CompareCpuTime(host, host, ["--serve", Workload], _gate.Book.IntParameter("Load.Paired.AA.Operations"), options)
+        var comparison = PairedWorkloads.CompareCpuTime(host, host, ["--serve", Workload], Operations(_gate.Book), Options(_gate.Book))
             .WithBase("this build itself (A/A: Cpu.Workloads on both sides)");
         output.WriteLine($"A/A {Workload}: head/base {comparison.Ratio:0.000}, interval {comparison.Lower:0.000}-{comparison.Upper:0.000} over {comparison.BaseRounds.Count} pairs after {comparison.WarmUpPairs} of warm-up");
         _gate.CheckAll(_gate.VsBaseCheck(Ceiling, comparison), _gate.VsBaseCheck(Floor, comparison));
     }
+
+    /// <summary>The A/A run's rounds and pairs of processes, which the round trip's comparison with its base shares.</summary>
+    internal static PairedRoundsOptions Options(BudgetBook book) =>
+        new(Pairs: book.IntParameter("Load.Paired.AA.Pairs"), WarmUpPairs: book.IntParameter("Load.Paired.WarmUpPairs"), Confidence: book.Parameter("Load.Paired.Confidence"))
+        {
+            ProcessPairs = book.IntParameter("Load.Paired.AA.ProcessPairs"),
+        };
+
+    /// <summary>The A/A run's round trips per round.</summary>
+    internal static int Operations(BudgetBook book) => book.IntParameter("Load.Paired.AA.Operations");
 }
