@@ -44,6 +44,8 @@ def main(argv):
                 "width": float(upper) / float(lower) - 1, "pairs": int(pairs), "warm-up_pairs": int(warm),
                 "limit": result["limit"], "verdict": result["verdict"],
             })
+    # An earlier series and a later one may fill each other's gaps: the rows go by run.
+    rows.sort(key=lambda r: int(r["run"]))
     out = Path(__file__).resolve().parent.parent / "docs" / "data"
     with open(out / f"paired-runs{suffix}.csv", "w", newline="") as f:
         f.write(f"# {provenance}\n")
