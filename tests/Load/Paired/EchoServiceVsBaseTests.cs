@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using PerfBudgets;
 using PerfBudgets.Measuring;
+using PerfBudgets.Reporting;
 using SystemUnderTest.Sockets.Echo;
 
 namespace PerfGate.Tests.Load.Paired;
@@ -26,13 +27,17 @@ public sealed class EchoServiceVsBaseTests(ITestOutputHelper output)
     public async Task Sockets_Echo_against_its_base()
     {
         var (baseAssembly, baseDescription) = VsBase.AppOrNotMeasured(_gate, Rate, Cpu);
+        // A broken budget names the methods that grew in the echo service: one profile of each app, over one connection.
+        var grown = new Lazy<Attribution>(() => PairedAppLoad.ProfileAgainstBase(baseAssembly, withEchoService: true,
+            (app, ct) => EchoClient.ConnectAsync(app.EchoEndPoint!, PayloadBytes, ct),
+            (client, ct) => client.EchoAsync(ct).AsTask()));
         // As the endpoint's: a run that breaks a paired budget runs again with both apps started afresh.
         await _gate.CheckRunAsync(
             () => CompareAsync(baseAssembly),
             comparison =>
             [
-                _gate.VsBaseCheck(Rate, comparison[0].WithBase(baseDescription)),
-                _gate.VsBaseCheck(Cpu, comparison[1].WithBase(baseDescription)),
+                _gate.VsBaseCheck(Rate, comparison[0].WithBase(baseDescription)) with { Diagnose = () => grown.Value },
+                _gate.VsBaseCheck(Cpu, comparison[1].WithBase(baseDescription)) with { Diagnose = () => grown.Value },
             ],
             _gate.Book.IntParameter("Load.Paired.Attempts"));
     }

@@ -1,6 +1,7 @@
 using System.Text.Json;
 using PerfBudgets;
 using PerfBudgets.Measuring;
+using PerfBudgets.Reporting;
 using SystemUnderTest.Json;
 
 namespace PerfGate.Tests.Load.Paired;
@@ -22,17 +23,29 @@ public sealed class EmployeesEndpointVsBaseTests(ITestOutputHelper output)
     {
         var (baseAssembly, baseDescription) = VsBase.AppOrNotMeasured(_gate, Rate, Cpu, P99);
         var expected = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
+        // A broken budget names the methods that grew: one profile of each app, shared by the budgets that broke.
+        var grown = new Lazy<Attribution>(() => PairedAppLoad.ProfileAgainstBase(baseAssembly, withEchoService: false,
+            (app, _) => Task.FromResult(new HttpClient { BaseAddress = app.BaseAddress }),
+            async (client, ct) => Check(await GetAsync(client, expected, ct))));
         // The interval covers the rounds' noise, not the pair of processes' own luck: a run that breaks a paired budget
         // runs again with both apps started afresh (Load.Paired.Attempts), and a regression breaks every pair.
         await _gate.CheckRunAsync(
             () => PairedAppLoad.CompareAsync(_gate, output, baseAssembly, withEchoService: false, e => (client, ct) => GetAsync(client, e, ct), expected),
             comparison =>
             [
-                _gate.VsBaseCheck(Rate, comparison.RequestsPerSecond.WithBase(baseDescription)),
-                _gate.VsBaseCheck(Cpu, comparison.CpuPerRequest.WithBase(baseDescription)),
-                _gate.VsBaseCheck(P99, comparison.P99.WithBase(baseDescription)),
+                _gate.VsBaseCheck(Rate, comparison.RequestsPerSecond.WithBase(baseDescription)) with { Diagnose = () => grown.Value },
+                _gate.VsBaseCheck(Cpu, comparison.CpuPerRequest.WithBase(baseDescription)) with { Diagnose = () => grown.Value },
+                _gate.VsBaseCheck(P99, comparison.P99.WithBase(baseDescription)) with { Diagnose = () => grown.Value },
             ],
             _gate.Book.IntParameter("Load.Paired.Attempts"));
+    }
+
+    private static void Check(bool answered)
+    {
+        if (!answered)
+        {
+            throw new InvalidOperationException("GET /api/employees?count=9 did not answer 2xx with the expected list while its app was profiled.");
+        }
     }
 
     private static async Task<bool> GetAsync(HttpClient client, byte[] expected, CancellationToken cancellationToken)

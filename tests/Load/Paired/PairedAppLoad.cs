@@ -1,12 +1,18 @@
+using System.Diagnostics;
 using System.Globalization;
 using PerfBudgets;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
+using PerfBudgets.Reporting;
 
 namespace PerfGate.Tests.Load.Paired;
 
 /// <summary>The base's app and this build's, each in its own process as shipped, under one paired HTTP load (<see cref="PairedHttpLoad"/>).</summary>
 internal static class PairedAppLoad
 {
+    private static readonly TimeSpan ProfileWarmUp = TimeSpan.FromSeconds(4);
+    private static readonly TimeSpan ProfileLength = TimeSpan.FromSeconds(3);
+
     public static async Task<PairedHttpComparison> CompareAsync(BudgetGate gate, ITestOutputHelper output, string baseAssembly, bool withEchoService,
         Func<byte[], Func<HttpClient, CancellationToken, Task<bool>>> request, byte[] expected)
     {
@@ -26,6 +32,52 @@ internal static class PairedAppLoad
             request(expected), options, ct);
         Write(output, [comparison.RequestsPerSecond, comparison.CpuPerRequest, comparison.P99]);
         return comparison;
+    }
+
+    /// <summary>
+    /// What a failing paired budget names: the methods that grew in this build's app against the base's. Each app is
+    /// started afresh, warmed up by one connection, then profiled (<see cref="CpuProfiler.PerServerOperation"/>) while
+    /// the same connection goes on, and the head's profile is compared with the base's
+    /// (<see cref="CpuProfile.ComparedWithBase"/>). It runs only when a budget has failed, after the measurement.
+    /// </summary>
+    /// <param name="baseAssembly">The base's app.</param>
+    /// <param name="withEchoService">Whether the apps start their echo service.</param>
+    /// <param name="connect">Opens one connection to an app.</param>
+    /// <param name="operation">One request or frame over that connection, checked.</param>
+    public static Attribution ProfileAgainstBase<TConnection>(string baseAssembly, bool withEchoService,
+        Func<AppProcess, CancellationToken, Task<TConnection>> connect, Func<TConnection, CancellationToken, Task> operation)
+        where TConnection : IDisposable
+    {
+        var ct = TestContext.Current.CancellationToken;
+        async Task<CpuProfile> ProfileAsync(string? assembly)
+        {
+            using var app = await AppProcess.StartAsync(TimeSpan.FromSeconds(30), ct, withEchoService, assembly: assembly);
+            using var connection = await connect(app, ct);
+            void Run(int operations)
+            {
+                for (var i = 0; i < operations; i++)
+                {
+                    operation(connection, ct).GetAwaiter().GetResult();
+                }
+            }
+
+            // Long enough for the tiered JIT to have compiled the request's path at its last tier, as in the rounds.
+            var warming = Stopwatch.StartNew();
+            while (warming.Elapsed < ProfileWarmUp)
+            {
+                Run(100);
+            }
+
+            return CpuProfiler.PerServerOperation(app.ProcessId, Run, ProfileLength);
+        }
+
+        // On a pool thread: the profiler's run blocks on each operation, and no test context waits behind it.
+        return Task.Run(async () =>
+        {
+            var baseProfile = await ProfileAsync(baseAssembly);
+            var headProfile = await ProfileAsync(assembly: null);
+            return headProfile.ComparedWithBase(baseProfile);
+        }, ct).GetAwaiter().GetResult();
     }
 
     /// <summary>Each comparison's line and both sides' rounds, for the test's output.</summary>

@@ -1,0 +1,64 @@
+using PerfBudgets.Diagnostics;
+
+namespace PerfBudgets.Diagnostics.Tests;
+
+// A failing paired budget names what grew in the head's profile against the base's: shares are compared, so profiles
+// of different lengths compare, and a share that moved by no more than its sampling error is not named.
+public sealed class CpuProfileComparisonTests
+{
+    private const string Controller = "SystemUnderTest.Json.EmployeesController+<List>d__4.MoveNext()";
+    private const string Writer = "System.Text.Json.Utf8JsonWriter.WriteStringMinimized(System.ReadOnlySpan`1<char>)";
+    private const string Kestrel = "Microsoft.AspNetCore.Server.Kestrel.Core.Internal.Http.HttpParser`1.ParseRequestLine()";
+
+    private static CpuProfile Profile(int samples, params (string Method, int Samples)[] methods) =>
+        new(methods.Select(m => new MethodSamples(m.Method, m.Samples, m.Samples / (double)samples)).OrderByDescending(m => m.ExclusiveSamples).ToList(),
+            samples, SkippedSamples: 0, "server process 1", TimeSpan.FromSeconds(2));
+
+    [Fact]
+    public void Names_the_method_whose_share_grew_first()
+    {
+        var baseProfile = Profile(2_000, (Writer, 600), (Kestrel, 400), (Controller, 20), ("Other", 980));
+        var headProfile = Profile(3_000, (Writer, 750), (Kestrel, 500), (Controller, 480), ("Other", 1_270));
+
+        var attribution = headProfile.ComparedWithBase(baseProfile);
+
+        attribution.Summary.Should().Be($"grew against the base (share of managed samples, base → head): {Controller} 1.0% → 16.0%");
+        attribution.Entries.Should().ContainSingle().Which.Should().BeEquivalentTo(
+            new { Name = Controller, Unit = "share points", Share = 0.16, Samples = 480 }, o => o.ExcludingMissingMembers());
+        attribution.Entries[0].Value.Should().BeApproximately(15.0, 1e-9);
+        attribution.Note.Should().Contain("2,000 managed samples of the base").And.Contain("3,000 of the head");
+    }
+
+    [Fact]
+    public void A_method_the_base_never_ran_is_named_with_a_share_of_nothing_before()
+    {
+        var baseProfile = Profile(2_000, (Writer, 1_000), (Kestrel, 1_000));
+        var headProfile = Profile(2_000, (Writer, 900), (Kestrel, 900), ("SystemUnderTest.Json.Added.Work()", 200));
+
+        headProfile.ComparedWithBase(baseProfile).Summary.Should().EndWith("SystemUnderTest.Json.Added.Work() 0.0% → 10.0%");
+    }
+
+    [Fact]
+    public void Shares_within_their_sampling_error_name_nothing()
+    {
+        // 30% of 1,000 samples against 33% of 1,000: the difference's standard error is about 2.1 points, so 3 points is
+        // noise at three times it.
+        var baseProfile = Profile(1_000, (Writer, 300), (Kestrel, 700));
+        var headProfile = Profile(1_000, (Writer, 330), (Kestrel, 670));
+
+        var attribution = headProfile.ComparedWithBase(baseProfile);
+
+        attribution.Entries.Should().BeEmpty();
+        attribution.Summary.Should().StartWith("no method's share of the managed samples grew beyond its sampling error against the base")
+            .And.Contain($"hottest methods (exclusive samples of 1,000, server process 1): {Kestrel} 67%");
+    }
+
+    [Fact]
+    public void A_profile_without_samples_says_so_instead_of_naming_anything()
+    {
+        var attribution = Profile(0).ComparedWithBase(Profile(500, (Writer, 500)));
+
+        attribution.Entries.Should().BeEmpty();
+        attribution.Summary.Should().StartWith("attribution unavailable: no managed samples to compare (500 of the base");
+    }
+}
