@@ -63,9 +63,14 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
         var before = baseProfile.Methods.ToDictionary(m => m.Method, m => m.Share, StringComparer.Ordinal);
         var after = Methods.ToDictionary(m => m.Method, StringComparer.Ordinal);
         var grown = after.Values
-            .Select(m => (Method: m, Was: before.GetValueOrDefault(m.Method)))
-            .Where(c => c.Method.Share - c.Was > 3 * Math.Sqrt((c.Was * (1 - c.Was) / baseProfile.Samples) + (c.Method.Share * (1 - c.Method.Share) / Samples)))
-            .OrderByDescending(c => c.Method.Share - c.Was)
+            .Select(m =>
+            {
+                var was = before.GetValueOrDefault(m.Method);
+                var error = Math.Sqrt((was * (1 - was) / baseProfile.Samples) + (m.Share * (1 - m.Share) / Samples));
+                return (Method: m, Was: was, Growth: m.Share - was, Error: error);
+            })
+            .Where(c => c.Growth > 3 * c.Error)
+            .OrderByDescending(c => c.Growth)
             .ToList();
         var note = string.Create(CultureInfo.InvariantCulture,
             $"EventPipe SampleProfiler, ~1 ms per sample: {baseProfile.Samples:N0} managed samples of the base ({baseProfile.Target}, {baseProfile.Elapsed.TotalSeconds:0.0} s) and {Samples:N0} of the head ({Target}, {Elapsed.TotalSeconds:0.0} s); a method is named when its share grew by more than three times the difference's standard error, √(p(1−p)/n) on each side");
@@ -78,7 +83,7 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
 
         var named = string.Join(", ", grown.Take(top).Select(c => string.Create(CultureInfo.InvariantCulture, $"{c.Method.Method} {c.Was * 100:0.0}% → {c.Method.Share * 100:0.0}%")));
         var entries = grown.Take(25)
-            .Select(c => new AttributionEntry(c.Method.Method, (c.Method.Share - c.Was) * 100, "share points", c.Method.Share, c.Method.ExclusiveSamples))
+            .Select(c => new AttributionEntry(c.Method.Method, c.Growth * 100, "share points", c.Method.Share, c.Method.ExclusiveSamples))
             .ToList();
         return new Attribution($"grew against the base (share of managed samples, base → head): {named}", entries, note);
     }
