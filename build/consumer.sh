@@ -4,8 +4,8 @@
 #   build/consumer.sh TEMPLATE [PACKAGES_DIR]
 #
 # TEMPLATE is a folder under build/ (package-consumer, package-addons-consumer) or ../samples. The copy gets a
-# nuget.config that takes the packages from PACKAGES_DIR (default artifacts/packages) and everything else from the feed,
-# into a private packages folder (COPY-packages), so a package of the same version restored earlier can never stand in
+# nuget.config that adds PACKAGES_DIR (default artifacts/packages) to the sources of the machine's own NuGet
+# configuration (which reaches the feed for everything else), into a private packages folder (COPY-packages), so a package of the same version restored earlier can never stand in
 # for the one just built. test-package.sh sources this file and deletes what it made; run on its own (a series of
 # unchanged runs of the samples), the copy stays until you delete it.
 consumer() {
@@ -19,9 +19,7 @@ consumer() {
 <configuration>
   <config><add key="globalPackagesFolder" value="$folder-packages" /></config>
   <packageSources>
-    <clear />
-    <add key="local" value="$packages" />
-    <add key="nuget.org" value="https://api.nuget.org/v3/index.json" />
+    <add key="perfbudgets-local" value="$packages" />
   </packageSources>
 </configuration>
 XML

@@ -17,7 +17,7 @@
 #
 #   build/test-package.sh [PACKAGES_DIR]        (the Cake target Test.Package runs it after Pack)
 #
-# Each consumer gets a nuget.config that takes the packages from PACKAGES_DIR and everything else from the feed, into
+# Each consumer gets a nuget.config that adds PACKAGES_DIR to the machine's own sources (the feed for the rest), into
 # a private packages folder (build/consumer.sh), so a package of the same version restored earlier can never stand in
 # for the one just built. Everything it creates is deleted on exit, however it exits.
 set -euo pipefail
@@ -189,3 +189,11 @@ for entry in "${breaks[@]}"; do
     echo "  and names it: $(sed -E 's/^ +//' <<<"$named" | cut -c1-200)"
   fi
 done
+# A library under test built Debug beside Release tests (the Release default given to the tests alone) is refused by
+# name, though the test assembly itself is optimized.
+if run_in "$samples" dotnet test TextStats.Tests -p:SampleBreak=Debug_Library --filter "FullyQualifiedName~WordCounterBudgetTests"; then
+  fail "the samples passed with their library built Debug"
+fi
+line=$(grep -m1 -F "the code under measurement is Debug (JIT optimizer disabled in TextStats" "$log") \
+  || fail "the samples' Debug library was measured without a word"
+echo "A Debug library beside Release tests is refused by name: $(sed -E 's/^ +//' <<<"$line" | cut -c1-200)"
