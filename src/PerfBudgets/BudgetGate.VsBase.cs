@@ -22,7 +22,8 @@ public sealed partial class BudgetGate
 
     /// <summary>
     /// Measures and checks a paired budget in one call: finds the base commit of the repository that holds the test
-    /// assembly (<see cref="BaseBuild.TryResolve"/>), hands it to <paramref name="measure"/> (which builds what it needs
+    /// assembly (<see cref="BaseBuild.TryResolve(string, out string)"/>, once per gate, from the options' <see cref="BudgetGateOptions.BaseCommit"/>,
+    /// <see cref="BudgetGateOptions.PairingOff"/> and <see cref="BudgetGateOptions.IsCi"/>), hands it to <paramref name="measure"/> (which builds what it needs
     /// at the base and compares, e.g. <see cref="PairedWorkloads.CompareCpuTime(BaseBuild, string, IReadOnlyList{string}, int, PairedRoundsOptions)"/>),
     /// and gates the comparison (<see cref="CheckVsBase(string, PairedComparison)"/>). Where there is no base (a shallow
     /// clone, a root commit, no git, <c>PERF_BASE=none</c>) or it does not build, the budget is reported as not measured
@@ -53,7 +54,7 @@ public sealed partial class BudgetGate
     {
         ArgumentNullException.ThrowIfNull(measure);
         ArgumentOutOfRangeException.ThrowIfLessThan(maxAttempts, 1);
-        var found = BaseBuild.TryResolve(AppContext.BaseDirectory, out var reason);
+        var (found, reason) = _base.Value;
         if (found is null)
         {
             NotMeasured(budgetName, reason);
@@ -82,6 +83,20 @@ public sealed partial class BudgetGate
     /// paired budget fails: 2, each in fresh processes.
     /// </summary>
     public const int DefaultVsBaseAttempts = 2;
+
+    // The base is chosen once per gate (and so once per test process): a file a test writes, or a build step, cannot
+    // change which commit the later paired budgets of the same run compare with.
+    private static Lazy<(BaseBuild? Base, string Reason)> ResolveBaseOnce(BudgetGateOptions options) => new(() =>
+    {
+        var selection = new BaseSelection(options.PairingOff ? null : options.BaseCommit, options.PairingOff, options.IsCi);
+        if (options.BaseResolver is { } resolver)
+        {
+            return resolver(selection);
+        }
+
+        var found = BaseBuild.TryResolve(AppContext.BaseDirectory, selection, out var reason);
+        return (found, reason);
+    });
 
     /// <summary>
     /// The check of a paired budget, for <see cref="CheckAll(BudgetCheck[])"/> beside others. The figure gated is the

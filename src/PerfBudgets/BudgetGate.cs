@@ -3,6 +3,7 @@ using System.Diagnostics.CodeAnalysis;
 using PerfBudgets.Budgets;
 using PerfBudgets.Diagnosing;
 using PerfBudgets.Gating;
+using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 using PerfBudgets.Reporting.Exporters;
 using PerfBudgets.Reporting.Storage;
@@ -27,6 +28,7 @@ public sealed partial class BudgetGate
     private readonly DiagnosisRunner _diagnosis;
     private readonly AttributionChanges _changes;
     private readonly ResultRecorder _recorder;
+    private readonly Lazy<(BaseBuild? Base, string Reason)> _base;
 
     // The store's exporters (summary.md, the step summary): the store persists, they render.
     private readonly RunExporters _exporters;
@@ -59,6 +61,7 @@ public sealed partial class BudgetGate
         _changes = new AttributionChanges(book, Baseline);
         // The run every result of this gate is recorded under in history.jsonl.
         _recorder = new ResultRecorder(book, _exporters, RunIdentity.Of(options.RunId, options.Commit), options);
+        _base = ResolveBaseOnce(options);
     }
 
     /// <summary>

@@ -1,4 +1,5 @@
 using PerfBudgets.Budgets;
+using PerfBudgets.Measuring;
 
 namespace PerfBudgets;
 
@@ -76,6 +77,15 @@ public sealed record BudgetGateOptions
     public bool PairingOff { get; init; }
 
     /// <summary>
+    /// The commit the paired budgets compare with (<c>PERF_BASE</c>: a branch, tag or hash), or null to choose it from
+    /// the working tree (<see cref="Measuring.BaseBuild"/>). A base named here is taken even when its tree is the head's.
+    /// </summary>
+    public string? BaseCommit { get; init; }
+
+    // The paired budgets' base for a test that supplies its own; null finds it with git (BaseBuild.TryResolve).
+    internal Func<BaseSelection, (BaseBuild? Base, string Reason)>? BaseResolver { get; init; }
+
+    /// <summary>
     /// When true (the default), a budget whose kind depends on code generation is refused with
     /// <see cref="Measuring.NonOptimizedBuildException"/> on a Debug build. Only tests of the gate's own arithmetic
     /// turn it off.
@@ -104,8 +114,10 @@ public sealed record BudgetGateOptions
     /// The options the environment asks for (<see cref="HarnessEnvironment.Variables"/> lists every variable):
     /// <c>PERF_BUDGETS_FILE</c>, <c>PERF_PROFILE</c>, <c>PERF_TARGET_FRAMEWORK</c>, <c>PERF_ARTIFACTS_DIR</c>, <c>PERF_BASELINE</c>,
     /// <c>PERF_BASELINE_STRICT</c>, <c>PERF_RECORDING_STRICT</c>, <c>PERF_DIAGNOSE</c>, <c>CI</c>, <c>PERF_INSTRUCTIONS</c>,
-    /// <c>PERF_RUN_ID</c>, <c>PERF_COMMIT</c> (else <c>GITHUB_SHA</c>) and <c>GITHUB_STEP_SUMMARY</c>. The only place the
-    /// gate's settings are read from the environment; nothing a gate uses reads it again.
+    /// <c>PERF_BASE</c>, <c>PERF_RUN_ID</c>, <c>PERF_COMMIT</c> (else <c>GITHUB_SHA</c>) and <c>GITHUB_STEP_SUMMARY</c>.
+    /// The only place the gate's settings are read from the environment: a gate decides from its options alone. What
+    /// the environment says of the machine rather than of the gate (where <c>dotnet</c>, <c>valgrind</c> and the
+    /// measurement lock are) is read by the meters that start those processes.
     /// </summary>
     public static BudgetGateOptions FromEnvironment() => new()
     {
@@ -120,6 +132,7 @@ public sealed record BudgetGateOptions
         IsCi = HarnessEnvironment.IsCi,
         CountedBudgetsOff = HarnessEnvironment.CountedBudgetsOff,
         PairingOff = HarnessEnvironment.PairingOff,
+        BaseCommit = HarnessEnvironment.PairingOff ? null : HarnessEnvironment.Base,
         RunId = HarnessEnvironment.RunId,
         Commit = HarnessEnvironment.Commit,
         StepSummaryFile = HarnessEnvironment.StepSummaryFile,

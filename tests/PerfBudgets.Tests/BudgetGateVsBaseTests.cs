@@ -16,6 +16,15 @@ public sealed class BudgetGateVsBaseTests : IDisposable
     private BudgetGate Gate(bool ci = false, bool pairingOff = false) =>
         new(_budgets.Book, _budgets.Store(), new BudgetGateOptions { RequireOptimizedBuild = false, IsCi = ci, PairingOff = pairingOff });
 
+    private static readonly BaseBuild MadeUpBase = BaseBuild.Create(Path.GetTempPath(), new string('a', 40), "aaaaaaaaaaaa (the test's)");
+
+    private BudgetGate GateWithBase(Func<BaseSelection, (BaseBuild?, string)>? resolver = null) =>
+        new(_budgets.Book, _budgets.Store(), new BudgetGateOptions
+        {
+            RequireOptimizedBuild = false,
+            BaseResolver = resolver ?? (_ => (MadeUpBase, "")),
+        });
+
     // Head ÷ base of `ratio` in every pair, spread ± `spread` around it.
     private static PairedComparison Pairs(double ratio, double spread) => PairedRounds.Compare("units",
         Alternating(ratio, spread), new PairedRoundsOptions(Pairs: 20, WarmUpPairs: 0, MaxWarmUpPairs: 0));
@@ -51,18 +60,17 @@ public sealed class BudgetGateVsBaseTests : IDisposable
     [Fact]
     public void A_comparison_beyond_the_limit_is_measured_again_and_fails_only_when_every_attempt_does()
     {
-        // The call resolves this repository's base commit (no build: the comparisons below are made up).
-        Assert.SkipWhen(BaseBuild.TryResolve(AppContext.BaseDirectory, out var why) is null, $"no base commit here: {why}");
+        // The base is the test's (no git, no build: the comparisons below are made up).
         var unlucky = new Queue<PairedComparison>([Pairs(1.06, 0.02), Pairs(1.0, 0.02)]);
 
-        var result = Gate().CheckVsBase("Demo.Cpu.VsBase", _ => unlucky.Dequeue(), maxAttempts: 2);
+        var result = GateWithBase().CheckVsBase("Demo.Cpu.VsBase", _ => unlucky.Dequeue(), maxAttempts: 2);
 
         result.Verdict.Should().Be(BudgetVerdict.Pass, "the second pair of processes measured no change");
         result.Detail.Should().StartWith("attempt 2 of 2, earlier attempts broke Demo.Cpu.VsBase = 1.0");
         unlucky.Should().BeEmpty();
 
         var comparisons = 0;
-        var act = () => Gate().CheckVsBase("Demo.Cpu.VsBase", _ => { comparisons++; return Pairs(1.06, 0.02); });
+        var act = () => GateWithBase().CheckVsBase("Demo.Cpu.VsBase", _ => { comparisons++; return Pairs(1.06, 0.02); });
 
         act.Should().Throw<BudgetExceededException>().WithMessage("Demo.Cpu.VsBase: 1.0*attempt 2 of 2, earlier attempts broke Demo.Cpu.VsBase = 1.0*");
         comparisons.Should().Be(BudgetGate.DefaultVsBaseAttempts);
@@ -84,5 +92,18 @@ public sealed class BudgetGateVsBaseTests : IDisposable
             .Should().Throw<BudgetNotMeasuredException>("turned off on purpose");
 
         ResultStore.ReadAll(Path.Combine(_budgets.Folder, "results.json")).Single().Verdict.Should().Be(BudgetVerdict.NotMeasured);
+    }
+
+    [Fact]
+    public void The_base_is_resolved_once_per_gate_and_a_missing_one_is_not_measured_with_its_reason()
+    {
+        var resolutions = 0;
+        var gate = GateWithBase(_ => { resolutions++; return (null, "the base has the head's tree"); });
+
+        gate.Invoking(g => g.CheckVsBase("Demo.Cpu.VsBase", _ => Pairs(1.0, 0.02))).Should().Throw<BudgetNotMeasuredException>()
+            .WithMessage("*the base has the head's tree*");
+        gate.Invoking(g => g.CheckVsBase("Demo.Rate.VsBase", _ => Pairs(1.0, 0.02))).Should().Throw<BudgetNotMeasuredException>();
+
+        resolutions.Should().Be(1);
     }
 }

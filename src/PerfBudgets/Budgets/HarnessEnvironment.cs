@@ -60,7 +60,8 @@ public static class HarnessEnvironment
 
     /// <summary>
     /// <c>PERF_BASE</c>: the commit the paired budgets compare the working tree with (a ref or a hash), or <c>none</c> to
-    /// turn pairing off; by default <c>HEAD</c> when the tree has uncommitted changes, else <c>HEAD</c>'s first parent.
+    /// turn pairing off; by default <c>HEAD</c> when tracked files have uncommitted changes outside CI, else <c>HEAD</c>'s first parent
+    /// (<see cref="Measuring.BaseBuild"/>).
     /// </summary>
     public const string BaseVariable = "PERF_BASE";
 
@@ -89,7 +90,7 @@ public static class HarnessEnvironment
         (InstructionsVariable, "off: the counted budgets are turned off on purpose (not measured, even under CI)"),
         (CiVariable, "true: a budget that cannot be measured fails instead of being skipped"),
         (TargetFrameworkVariable, "the target framework whose limits apply (a budget's runtimes entry), e.g. net8.0 (default: the one the test assembly was built for)"),
-        (BaseVariable, "the commit the paired (.VsBase) budgets compare with, or none to turn them off (default: HEAD when the tree has uncommitted changes, else HEAD's first parent)"),
+        (BaseVariable, "the commit the paired (.VsBase) budgets compare with, or none to turn them off (default: HEAD when tracked files outside artifacts/ have uncommitted changes and CI is not true, else HEAD's first parent)"),
         (RunIdVariable, "the run id written to results.json and history.jsonl (default: the dotnet test command's on Linux, else one per process)"),
         (CommitVariable, "the commit written to history.jsonl (else GITHUB_SHA)"),
         (GitHubShaVariable, "the commit written to history.jsonl when PERF_COMMIT is not set (GitHub Actions sets it)"),

@@ -6,10 +6,16 @@ namespace PerfBudgets.Measuring;
 /// <summary>
 /// The base commit a change is measured against, checked out and built in this run: what the paired budgets
 /// (<c>.VsBase</c>, <see cref="PairedRounds"/>) compare the working tree with. The base is <c>PERF_BASE</c> when set;
-/// else <c>HEAD</c> when the working tree has uncommitted changes (what a developer asks before committing); else
-/// <c>HEAD</c>'s first parent (what CI asks of a merge or a pushed commit).
+/// else, outside CI, <c>HEAD</c> when tracked files have uncommitted changes (what a developer asks before committing);
+/// else <c>HEAD</c>'s first parent (what CI asks of a merge or a pushed commit). Under CI (<c>CI=true</c>) the base is
+/// never <c>HEAD</c> unless <c>PERF_BASE</c> names it: what a CI job changes in its clone is not the change under test.
 /// </summary>
 /// <remarks>
+/// Untracked files never make the tree "uncommitted", and neither does anything under <c>artifacts/</c> (what the gate
+/// and the build write): a repository that does not ignore them would otherwise compare the change with itself from
+/// the first file a test writes. Where the working tree's tracked files equal the base's, the head cannot differ from
+/// the base: there is no base to compare with (<see cref="TryResolve(string, BaseSelection, out string)"/> says so),
+/// unless <c>PERF_BASE</c> named that commit on purpose (to compare two builds of one tree).
 /// The base's tree is exported with <c>git archive</c> to <c>artifacts/base/COMMIT/tree</c> beside the repository's root
 /// and each project is built once per commit into <c>artifacts/base/COMMIT/bin/PROJECT</c>, Release: a second test
 /// project, or the next run, finds it built. A file lock keeps two processes from building the same commit at once.
@@ -17,6 +23,9 @@ namespace PerfBudgets.Measuring;
 public sealed class BaseBuild
 {
     private static readonly TimeSpan GitTimeout = TimeSpan.FromSeconds(60);
+
+    // What the gate and the build write: never a change under test.
+    private const string ArtifactsExclusion = ":(exclude)artifacts";
 
     private BaseBuild(string repositoryRoot, string commit, string description)
     {
@@ -39,14 +48,19 @@ public sealed class BaseBuild
     public string Directory { get; }
 
     /// <summary>
-    /// Finds the base for the repository that holds <paramref name="directory"/>, or says why there is none (no git,
-    /// no repository, a root commit, a shallow clone, <c>PERF_BASE</c> naming nothing, pairing turned off), with the fix.
+    /// Finds the base for the repository that holds <paramref name="directory"/> as the environment asks
+    /// (<c>PERF_BASE</c>, <c>CI</c>), or says why there is none (no git, no repository, a root commit, a shallow clone,
+    /// <c>PERF_BASE</c> naming nothing, pairing turned off, a base whose tree is the head's), with the fix.
     /// </summary>
-    public static BaseBuild? TryResolve(string directory, out string reason)
+    public static BaseBuild? TryResolve(string directory, out string reason) =>
+        TryResolve(directory, BaseSelection.FromEnvironment(), out reason);
+
+    /// <summary>As <see cref="TryResolve(string, out string)"/>, with the settings given instead of the environment's.</summary>
+    internal static BaseBuild? TryResolve(string directory, BaseSelection selection, out string reason)
     {
         ArgumentException.ThrowIfNullOrEmpty(directory);
         reason = string.Empty;
-        if (HarnessEnvironment.PairingOff)
+        if (selection.PairingOff)
         {
             reason = $"pairing is off ({HarnessEnvironment.BaseVariable}=none)";
             return null;
@@ -62,13 +76,17 @@ public sealed class BaseBuild
         var top = root.Output;
         string asked;
         string why;
-        if (HarnessEnvironment.Base is { } named)
+        if (selection.Named is { } named)
         {
             (asked, why) = (named, $"{HarnessEnvironment.BaseVariable}={named}");
         }
-        else if (Git(top, "status", "--porcelain", "--untracked-files=normal").Output.Length > 0)
+        else if (selection.IsCi)
         {
-            (asked, why) = ("HEAD", "HEAD: the working tree has uncommitted changes");
+            (asked, why) = ("HEAD^1", "HEAD's first parent: under CI the base is never HEAD unless PERF_BASE names it");
+        }
+        else if (Git(top, "status", "--porcelain", "--untracked-files=no", "--", ".", ArtifactsExclusion).Output.Length > 0)
+        {
+            (asked, why) = ("HEAD", "HEAD: tracked files have uncommitted changes");
         }
         else
         {
@@ -81,14 +99,28 @@ public sealed class BaseBuild
             var shallow = Git(top, "rev-parse", "--is-shallow-repository").Output == "true";
             reason = shallow
                 ? $"{asked} is not in this shallow clone: fetch one more commit (git fetch --deepen=1; on GitHub Actions, actions/checkout with fetch-depth: 2), or name a base with {HarnessEnvironment.BaseVariable}"
-                : HarnessEnvironment.Base is null
+                : selection.Named is null
                     ? $"{asked} does not exist (HEAD is the first commit): name a base with {HarnessEnvironment.BaseVariable}=REF, or set {HarnessEnvironment.BaseVariable}=none"
                     : $"{HarnessEnvironment.BaseVariable}={asked} names no commit here: name a branch, tag or hash, or set {HarnessEnvironment.BaseVariable}=none";
             return null;
         }
 
-        return new BaseBuild(top, commit.Output, $"{commit.Output[..12]} ({why})");
+        // The working tree's tracked files against the base's: equal, the pair would compare the change with itself.
+        var sameTree = Git(top, "diff", "--quiet", commit.Output, "--", ".", ArtifactsExclusion).ExitCode == 0;
+        if (sameTree && selection.Named is null)
+        {
+            reason = $"the base {commit.Output[..12]} ({why}) has the head's tree: there is no change to compare; commit the change, or name a base with {HarnessEnvironment.BaseVariable}=REF";
+            return null;
+        }
+
+        return new BaseBuild(top, commit.Output, sameTree
+            ? $"{commit.Output[..12]} ({why}; its tree is the head's: only build settings can differ)"
+            : $"{commit.Output[..12]} ({why})");
     }
+
+    /// <summary>A base the caller chose (a test's, or a resolver's other than git's), built from <paramref name="repositoryRoot"/>.</summary>
+    internal static BaseBuild Create(string repositoryRoot, string commit, string description) =>
+        new(repositoryRoot, commit, description);
 
     /// <summary>
     /// Builds <paramref name="projectPath"/> (the head's project file; the base's is the same path in the base's tree)
