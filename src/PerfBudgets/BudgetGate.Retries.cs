@@ -34,8 +34,8 @@ public sealed partial class BudgetGate
 
     /// <summary>
     /// Runs a scenario measured against the wall clock (a load run) and checks its budgets with <c>CheckAll</c>.
-    /// When the only budgets it breaks are wall-clock kinds (latency, rates: <see cref="BudgetKind.IsWallClock"/>), the
-    /// scenario runs again, up to <paramref name="maxAttempts"/> times in all, and the first attempt that meets every
+    /// When the only budgets it breaks are kinds a busy machine can break (latency, rates: <see cref="BudgetKind.IsWallClock"/>;
+    /// blocked time and lock contentions sampled in a live server), the scenario runs again, up to <paramref name="maxAttempts"/> times in all, and the first attempt that meets every
     /// budget passes.
     /// </summary>
     /// <remarks>

@@ -42,6 +42,33 @@ public sealed class BudgetGateRunAttemptsTests : IDisposable
     }
 
     [Fact]
+    public async Task Blocked_time_broken_by_one_window_is_confirmed_by_the_next_before_it_fails()
+    {
+        var windows = new Queue<double>([0.019, 0.0004]);
+
+        var results = await _gate.CheckRunAsync(() => Task.FromResult(windows.Dequeue()), blocked => [new BudgetCheck("Run.BlockedMsPerRequest", blocked)], maxAttempts: 2);
+
+        windows.Should().BeEmpty();
+        results.Single().Detail.Should().Be("attempt 2 of 2, earlier attempts broke Run.BlockedMsPerRequest = 0.019");
+
+        var blockedEveryTime = new Queue<double>([1.2, 1.1]);
+        var act = () => _gate.CheckRunAsync(() => Task.FromResult(blockedEveryTime.Dequeue()), blocked => [new BudgetCheck("Run.BlockedMsPerRequest", blocked)], maxAttempts: 2);
+        (await act.Should().ThrowAsync<BudgetExceededException>()).Which.Message.Should()
+            .StartWith("Run.BlockedMsPerRequest: 1.1 ms/request > budget 0.01").And.Contain("attempt 2 of 2, earlier attempts broke Run.BlockedMsPerRequest = 1.2");
+    }
+
+    [Fact]
+    public async Task Bytes_are_never_repeated_away()
+    {
+        var runs = 0;
+
+        var act = () => _gate.CheckRunAsync(() => Task.FromResult(++runs), _ => [new BudgetCheck("Run.BytesPerOp", 120)], maxAttempts: 3);
+
+        await act.Should().ThrowAsync<BudgetExceededException>();
+        runs.Should().Be(1, "an allocation is a property of the code, not of the machine");
+    }
+
+    [Fact]
     public async Task A_failed_request_is_never_repeated_away()
     {
         var runs = 0;
@@ -65,15 +92,18 @@ public sealed class BudgetGateRunAttemptsTests : IDisposable
         };
 
         _gate.Check("Run.P99Ms", 5);
+        var before = DateTimeOffset.UtcNow;
         _gate.RecordLoad(result);
+        var after = DateTimeOffset.UtcNow;
         _gate.Check("Run.FailedRequests", 0);
 
         var loads = ResultStore.ReadLoads(_gate.Store.ResultsPath, out var skipped);
         skipped.Should().Be(0);
         loads.Should().ContainSingle().Which.Should().BeEquivalentTo(result, o => o.Excluding(l => l.TimestampUtc).Excluding(l => l.Machine));
         loads[0].RequestsPerSecond.Should().Be(99.5);
-        (loads[0].TimestampUtc, loads[0].Machine).Should().Be((loads[0].TimestampUtc, MachineInfo.Current), "the gate stamps when and where it was recorded");
-        loads[0].TimestampUtc.Should().NotBeNull();
+        loads[0].Machine.Should().Be(MachineInfo.Current, "the gate stamps where it was recorded");
+        loads[0].TimestampUtc.Should().NotBeNull().And.BeOnOrAfter(before.AddSeconds(-1)).And.BeOnOrBefore(after.AddSeconds(1),
+            "the gate stamps when it was recorded (to the second, as written)");
         ResultStore.ReadAll(_gate.Store.ResultsPath).Select(r => r.Budget).Should().Equal("Run.FailedRequests", "Run.P99Ms");
 
         // The names results.json has always had, so that an older reader reads it.

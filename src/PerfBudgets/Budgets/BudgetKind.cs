@@ -63,10 +63,10 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     public static readonly BudgetKind GrowthExponentMax = new("growth-exponent-max", BudgetDirection.AtMost, UnitFamily.Ratio, Traits.Counted);
 
     /// <summary>Thread-milliseconds a server's pool threads spend blocked inside work items, per operation (<c>BlockingMeter</c>).</summary>
-    public static readonly BudgetKind BlockedMillisecondsMax = new("blocked-ms-max", BudgetDirection.AtMost, UnitFamily.Time);
+    public static readonly BudgetKind BlockedMillisecondsMax = new("blocked-ms-max", BudgetDirection.AtMost, UnitFamily.Time, Traits.SampledWaits);
 
     /// <summary>Lock contentions inside a server's work items, per operation (<c>BlockingMeter</c>).</summary>
-    public static readonly BudgetKind ContentionsMax = new("contentions-max", BudgetDirection.AtMost, UnitFamily.Count);
+    public static readonly BudgetKind ContentionsMax = new("contentions-max", BudgetDirection.AtMost, UnitFamily.Count, Traits.SampledWaits);
 
     /// <summary>A request rate floor, from a load run.</summary>
     public static readonly BudgetKind RequestsPerSecondMin = new("requests-per-second-min", BudgetDirection.AtLeast, UnitFamily.Rate, Traits.WallClock | Traits.ProposedFloor);
@@ -149,6 +149,10 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
 
         // Head against base in the same run: judged on a confidence interval, not on one figure.
         Paired = 16,
+
+        // Waits sampled in a live server: a neighbour that deschedules a lock's holder makes the code's threads wait
+        // on it, though the code did not change. A regression waits in every window; the machine rarely in two.
+        SampledWaits = 32,
     }
 
     /// <summary>The kind's name in <c>budgets.json</c>, e.g. <c>allocated-bytes-per-op</c>.</summary>
@@ -171,6 +175,13 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     /// breaks only these may be repeated. Counts of failures, bytes and collections never are.
     /// </summary>
     public bool IsWallClock => (_traits & Traits.WallClock) != 0;
+
+    /// <summary>
+    /// True for kinds a busy machine can break without a change in the code: the wall-clock kinds and the sampled waits
+    /// (<see cref="BlockedMillisecondsMax"/>, <see cref="ContentionsMax"/>). A run that breaks only these is measured
+    /// again before it fails (<c>BudgetGate.CheckRunAsync</c>), so a failure is confirmed before it is reported.
+    /// </summary>
+    internal bool IsConfirmedByRepeat => (_traits & (Traits.WallClock | Traits.SampledWaits)) != 0;
 
     /// <summary>
     /// True for the paired kinds (<see cref="VsBaseRatioMax"/>, <see cref="VsBaseRatioMin"/>): head ÷ base from one run,

@@ -5,7 +5,8 @@ namespace PerfBudgets.Gating;
 
 /// <summary>
 /// The retry policy of a scenario measured against the wall clock: run it again while the only budgets it breaks are
-/// wall-clock kinds (<see cref="BudgetKind.IsWallClock"/>), up to a number of attempts. A busy neighbour only adds
+/// kinds a busy machine can break (<see cref="BudgetKind.IsConfirmedByRepeat"/>: wall-clock kinds, sampled waits), up to
+/// a number of attempts. A busy neighbour only adds
 /// latency and takes rate away, while a regression breaks every attempt; a failed request is never repeated away.
 /// </summary>
 internal static class WallClockRetry
@@ -21,7 +22,7 @@ internal static class WallClockRetry
         {
             var measured = checks(await run());
             var broken = measured.Where(c => !budgetOf(c.BudgetName).IsMet(c.Measured)).ToArray();
-            if (broken.Length == 0 || attempt == maxAttempts || !broken.All(c => budgetOf(c.BudgetName).Kind.IsWallClock))
+            if (broken.Length == 0 || attempt == maxAttempts || !broken.All(c => budgetOf(c.BudgetName).Kind.IsConfirmedByRepeat))
             {
                 var tries = earlier.Count == 0 ? null : $"attempt {attempt} of {maxAttempts}, earlier attempts broke {string.Join(" / ", earlier)}";
                 return measured.Select(c => tries is null ? c : c with { Detail = string.IsNullOrEmpty(c.Detail) ? tries : $"{tries}; {c.Detail}" }).ToArray();

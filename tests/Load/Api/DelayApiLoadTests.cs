@@ -86,13 +86,16 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
         var requests = _gate.Book.IntParameter("Load.Api.InProcess.Requests");
         var ms = _gate.Book.IntParameter("Load.Api.InProcess.DelayMs");
 
-        // A child process: this one's thread pool has been grown by earlier load and would flatter Thread.Sleep.
-        var (asyncRps, blockingRps) = await RunDelayCompareAsync(requests, ms);
+        // A child process: this one's thread pool has been grown by earlier load and would flatter Thread.Sleep. A
+        // ratio below its floor is measured again in a fresh process before it fails (a wall-clock kind).
+        var (asyncRps, blockingRps) = (0.0, 0.0);
+        await _gate.CheckRunAsync(
+            async () => (asyncRps, blockingRps) = await RunDelayCompareAsync(requests, ms),
+            rates => [new BudgetCheck("Api.InProcess.AsyncVsBlockingRatio", rates.Item1 / rates.Item2,
+                string.Create(CultureInfo.InvariantCulture, $"{rates.Item1:N0} / {rates.Item2:N0} req/s, {requests} x {ms} ms"))]);
 
         _gate.Observe("Api.InProcess.AsyncRequestsPerSecond", asyncRps, "req/s");
         _gate.Observe("Api.InProcess.BlockingRequestsPerSecond", blockingRps, "req/s");
-        _gate.Check("Api.InProcess.AsyncVsBlockingRatio", asyncRps / blockingRps,
-            string.Create(CultureInfo.InvariantCulture, $"{asyncRps:N0} / {blockingRps:N0} req/s, {requests} x {ms} ms"));
     }
 
     private async Task<LoadResult> RunAsync(HttpClient client, string name, string endpoint, int copies, TimeSpan delay)

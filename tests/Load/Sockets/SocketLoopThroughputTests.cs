@@ -13,7 +13,7 @@ public sealed class SocketLoopThroughputTests(ITestOutputHelper output)
     private readonly BudgetGate _gate = SuiteGate.Current;
 
     [Fact]
-    public void Sockets_SaeaLoop_keeps_pace_with_a_blocking_loop()
+    public async Task Sockets_SaeaLoop_keeps_pace_with_a_blocking_loop()
     {
         var messages = _gate.Book.IntParameter("Load.Sockets.MessagesPerRound");
         var rounds = _gate.Book.IntParameter("Load.Sockets.Rounds");
@@ -25,6 +25,22 @@ public sealed class SocketLoopThroughputTests(ITestOutputHelper output)
         // while what each loop costs the CPU per message did not move. The loops run in a process of their own
         // (Cpu.Workloads --socket-loops): in this one, after the suite's other tests, the SAEA loop's CPU per message
         // read 1.4-1.5 times the blocking loop's twice in ten runs, and 1.0 alone.
+        // A ratio below its floor is measured again in a fresh process before it fails (a wall-clock kind).
+        var best = (Saea: 0.0, Blocking: 0.0, SaeaWall: 0.0, BlockingWall: 0.0);
+        await _gate.CheckRunAsync(
+            () => Task.Run(() => best = Best(messages, rounds)),
+            b => [new BudgetCheck("Sockets.SaeaVsBlocking.MessagesPerCpuSecondRatio", b.Saea / b.Blocking, string.Create(CultureInfo.InvariantCulture,
+                $"SaeaLoop {b.Saea:N0} / BlockingLoop {b.Blocking:N0} messages per CPU second (process CPU time, all threads), best of {rounds} alternating rounds of {messages:N0} 1,000-byte messages; wall clock {b.SaeaWall:N0} / {b.BlockingWall:N0} msg/s"))]);
+
+        _gate.Observe("Sockets.SaeaLoop.MessagesPerSecond", best.SaeaWall, "msg/s", $"best of {rounds} rounds of {messages}, wall clock");
+        _gate.Observe("Sockets.BlockingLoop.MessagesPerSecond", best.BlockingWall, "msg/s", $"best of {rounds} rounds of {messages}, wall clock");
+        _gate.Observe("Sockets.SaeaLoop.MessagesPerCpuSecond", best.Saea, "msg/s", $"best of {rounds} rounds of {messages}, process CPU time");
+        _gate.Observe("Sockets.BlockingLoop.MessagesPerCpuSecond", best.Blocking, "msg/s", $"best of {rounds} rounds of {messages}, process CPU time");
+    }
+
+    // Each loop's best rate over the rounds of one host process: per CPU second and per wall-clock second.
+    private (double Saea, double Blocking, double SaeaWall, double BlockingWall) Best(int messages, int rounds)
+    {
         double bestSaea = 0, bestBlocking = 0, bestSaeaWall = 0, bestBlockingWall = 0;
         foreach (var line in RunLoops(messages, rounds))
         {
@@ -37,12 +53,7 @@ public sealed class SocketLoopThroughputTests(ITestOutputHelper output)
             bestBlockingWall = Math.Max(bestBlockingWall, Field(5));
         }
 
-        _gate.Observe("Sockets.SaeaLoop.MessagesPerSecond", bestSaeaWall, "msg/s", $"best of {rounds} rounds of {messages}, wall clock");
-        _gate.Observe("Sockets.BlockingLoop.MessagesPerSecond", bestBlockingWall, "msg/s", $"best of {rounds} rounds of {messages}, wall clock");
-        _gate.Observe("Sockets.SaeaLoop.MessagesPerCpuSecond", bestSaea, "msg/s", $"best of {rounds} rounds of {messages}, process CPU time");
-        _gate.Observe("Sockets.BlockingLoop.MessagesPerCpuSecond", bestBlocking, "msg/s", $"best of {rounds} rounds of {messages}, process CPU time");
-        _gate.Check("Sockets.SaeaVsBlocking.MessagesPerCpuSecondRatio", bestSaea / bestBlocking, string.Create(CultureInfo.InvariantCulture,
-            $"SaeaLoop {bestSaea:N0} / BlockingLoop {bestBlocking:N0} messages per CPU second (process CPU time, all threads), best of {rounds} alternating rounds of {messages:N0} 1,000-byte messages; wall clock {bestSaeaWall:N0} / {bestBlockingWall:N0} msg/s"));
+        return (bestSaea, bestBlocking, bestSaeaWall, bestBlockingWall);
     }
 
     // The host's "round I SAEA_CPU_NS SAEA_MSG_PER_S BLOCKING_CPU_NS BLOCKING_MSG_PER_S" lines (SocketLoopRounds).

@@ -58,16 +58,27 @@ public sealed class StartupTests(ITestOutputHelper output)
     public async Task Startup_blocking_before_the_first_response()
     {
         var ct = TestContext.Current.CancellationToken;
-        var m = await BlockingMeter.MeasureStartupAsync(port => (AppProcess.ServerStartInfo(port), "/api/employees?count=9"), TimeSpan.FromSeconds(60), ct);
-        var detail = $"from the app's start (suspended at its first instruction until the session began) to its first 2xx, as shipped: {m.Describe("first response", sites: 5)}";
-        output.WriteLine(detail);
+        string? detail = null;
+        BlockingMeasurement? last = null;
+        // A start whose blocked time breaks its budget is started again (Load.Blocking.Attempts starts in all): a
+        // neighbour that deschedules a lock's holder blocks one start, a wait in the app's start blocks every one.
+        await _gate.CheckRunAsync(
+            async () => last = await BlockingMeter.MeasureStartupAsync(port => (AppProcess.ServerStartInfo(port), "/api/employees?count=9"), TimeSpan.FromSeconds(60), ct),
+            m =>
+            {
+                detail = $"from the app's start (suspended at its first instruction until the session began) to its first 2xx, as shipped: {m.Describe("first response", sites: 5)}";
+                output.WriteLine(detail);
+                var allocated = $"bytes allocated by the first 2xx, the sum of the runtime's AllocationTick events (one per about 100 KB a thread allocates) in the same recording; {detail}";
+                return
+                [
+                    new BudgetCheck("Startup.FirstResponse.BlockedMs", m.BlockedMilliseconds, detail),
+                    new BudgetCheck("Startup.FirstResponse.AllocatedBytes", m.AllocatedBytes ?? double.NaN, allocated),
+                ];
+            },
+            _gate.Book.IntParameter("Load.Blocking.Attempts"));
 
         // Locks contended at startup are reported, not gated: a start is one pass, and whether two of its threads meet
         // in a lock (the console logger's, the service provider's) depends on scheduling (0 to 3 unchanged).
-        _gate.Observe("Startup.FirstResponse.LockContentions", m.Contentions, "contentions", detail);
-        var allocated = $"bytes allocated by the first 2xx, the sum of the runtime's AllocationTick events (one per about 100 KB a thread allocates) in the same recording; {detail}";
-        _gate.CheckAll(
-            new BudgetCheck("Startup.FirstResponse.BlockedMs", m.BlockedMilliseconds, detail),
-            new BudgetCheck("Startup.FirstResponse.AllocatedBytes", m.AllocatedBytes ?? double.NaN, allocated));
+        _gate.Observe("Startup.FirstResponse.LockContentions", last!.Contentions, "contentions", detail);
     }
 }
