@@ -28,7 +28,7 @@ namespace PerfBudgets.Diagnostics;
 /// (worst of 30: 6.0%), System.String (a quarter of the samples) 3.9% (worst 9.7%), the total 1.7% (worst 4.3%);
 /// all in line with 1/√samples and with no bias beyond the noise (mean errors 0.0%, +1.3%, +0.4%).
 /// <see cref="AllocationProfile.RelativeStandardError"/> states the figure for each profile; AllocationProfilerTests
-/// (tests/Alloc) hold the estimates to four of those errors.
+/// (tests/PerfBudgets.Diagnostics.Tests) hold the estimates to four of those errors.
 /// </para>
 /// <para>
 /// Thread filters: <see cref="PerOperation"/> counts only the calling thread's events

@@ -4,10 +4,11 @@ namespace PerfBudgets.Measuring;
 
 /// <summary>
 /// The same closed-model HTTP load on the base build's server and the head build's (<see cref="PairedRounds"/>), in two
-/// phases. Alternating short rounds, one server loaded at a time in ABBA order, measure what a user feels: the requests
-/// per second and the 99th percentile of each round's latencies. Then duet rounds load both servers at once and measure
-/// each one's CPU time per request from its own process clock: whatever the machine does in that second, it does to
-/// both, which makes it the sharpest of the three.
+/// phases. First duet rounds load both servers at once and measure each one's CPU time per request from its own process
+/// clock: whatever the machine does in that second, it does to both, which makes it the sharpest of the three, and
+/// steady enough to watch for the warm-up's end. Then alternating short rounds, one server loaded at a time in ABBA
+/// order, measure what a user feels on warm servers: the requests per second and the 99th percentile of each round's
+/// latencies.
 /// </summary>
 /// <remarks>
 /// Both servers run throughout, loaded by the same generator in this process with the same number of connections. The

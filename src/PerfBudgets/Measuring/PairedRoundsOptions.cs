@@ -9,7 +9,7 @@ namespace PerfBudgets.Measuring;
 /// <paramref name="SteadyWithin"/> of their median, up to this many pairs: an app's tiered JIT keeps compiling for seconds under
 /// load, and its background compilation is CPU time of the process measured.
 /// </param>
-/// <param name="SteadyWithin">The relative spread of the last three warm-up rounds that counts as steady.</param>
+/// <param name="SteadyWithin">The relative spread of the last five warm-up rounds that counts as steady.</param>
 public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, double Confidence = 0.95, int MaxWarmUpPairs = 30, double SteadyWithin = 0.1)
 {
     /// <summary>

@@ -11,8 +11,9 @@ namespace PerfBudgets.Reporting.Exporters;
 /// (<see cref="StepSummaryExporter"/>) once, as the process exits.
 /// </summary>
 /// <remarks>
-/// One per store, shared by every gate over it (<see cref="Of"/>), so a process appends one table per results folder
-/// however many gates it builds. The step summary file is the first one a gate's options name.
+/// One per <see cref="ResultStore"/> object, shared by every gate given that store (<see cref="Of"/>), so a process
+/// appends one step-summary table per store however many gates it builds over it; two stores over one folder are two
+/// exporters, each with its own table. The step summary file is the first one a gate's options name.
 /// </remarks>
 internal sealed class RunExporters
 {
