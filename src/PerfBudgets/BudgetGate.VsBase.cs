@@ -1,6 +1,7 @@
 using PerfBudgets.Budgets;
 using PerfBudgets.Gating;
 using PerfBudgets.Measuring;
+using PerfBudgets.Processes;
 using PerfBudgets.Reporting;
 
 namespace PerfBudgets;
@@ -73,6 +74,11 @@ public sealed partial class BudgetGate
         {
             NotMeasured(budgetName, e.Message);
             throw;
+        }
+        catch (ChildProcessException e)
+        {
+            // A host that hung or died: a run that broke, failed by name with what the host last said.
+            check = new BudgetCheck(budgetName, double.NaN, e.Message);
         }
 
         return Check(check.BudgetName, check.Measured, check.Detail);

@@ -106,4 +106,22 @@ public sealed class BudgetGateVsBaseTests : IDisposable
 
         resolutions.Should().Be(1);
     }
+
+    [Fact]
+    public void A_host_that_hangs_fails_the_budget_by_name_within_its_timeout_with_its_standard_error()
+    {
+        var gate = GateWithBase();
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+
+        var act = () => gate.CheckVsBase("Demo.Cpu.VsBase", _ =>
+        {
+            using var host = PerfBudgets.Processes.ChildProcess.Start("bash", ["-c", "echo 'waiting on a lock' >&2; sleep 600"], "the workload host Demo.dll", interactive: true);
+            host.Expect("ready", TimeSpan.FromSeconds(1));
+            return Pairs(1.0, 0.01);
+        }, maxAttempts: 1);
+
+        act.Should().Throw<BudgetExceededException>().WithMessage(
+            "Demo.Cpu.VsBase: *the workload host Demo.dll did not answer 'ready' within 1 s and was killed; its standard error ended: waiting on a lock*");
+        clock.Elapsed.Should().BeLessThan(TimeSpan.FromSeconds(15));
+    }
 }

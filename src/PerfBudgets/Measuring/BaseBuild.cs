@@ -1,5 +1,5 @@
-using System.Diagnostics;
 using PerfBudgets.Budgets;
+using PerfBudgets.Processes;
 
 namespace PerfBudgets.Measuring;
 
@@ -192,46 +192,11 @@ public sealed class BaseBuild
 
     private static (int ExitCode, string Output) Git(string directory, params string[] arguments) => Run("git", arguments, directory, GitTimeout);
 
+    // A test host's MSBuild settings point into the SDK that started it; the base's build must find its own.
     private static (int ExitCode, string Output) Run(string file, IReadOnlyList<string> arguments, string directory, TimeSpan timeout)
     {
-        var start = new ProcessStartInfo(file)
-        {
-            WorkingDirectory = directory,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            RedirectStandardInput = true,
-            UseShellExecute = false,
-        };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        // A test host's MSBuild settings point into the SDK that started it; the base's build must find its own.
-        foreach (var variable in start.Environment.Keys.Where(k => k.StartsWith("MSBuild", StringComparison.OrdinalIgnoreCase) || k.StartsWith("VSTEST", StringComparison.OrdinalIgnoreCase)).ToArray())
-        {
-            start.Environment.Remove(variable);
-        }
-
-        try
-        {
-            using var process = Process.Start(start)!;
-            process.StandardInput.Close();
-            var output = process.StandardOutput.ReadToEndAsync();
-            var error = process.StandardError.ReadToEndAsync();
-            if (!process.WaitForExit(timeout))
-            {
-                process.Kill(entireProcessTree: true);
-                return (-1, $"{file} did not finish within {timeout.TotalSeconds:0} s");
-            }
-
-            process.WaitForExit();
-            return (process.ExitCode, (output.Result + error.Result).Trim());
-        }
-        catch (System.ComponentModel.Win32Exception e)
-        {
-            return (-1, $"{file} could not be started: {e.Message}");
-        }
+        var result = ChildProcess.Run(file, arguments, timeout, directory, removeVariables: ["MSBuild", "VSTEST"]);
+        return (result.ExitCode, result.Combined);
     }
 
     private static FileStream LockFile(string path, TimeSpan timeout)

@@ -13,6 +13,13 @@ namespace PerfBudgets.Measuring;
 public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, double Confidence = 0.95, int MaxWarmUpPairs = 30, double SteadyWithin = 0.1)
 {
     /// <summary>
+    /// For <see cref="PairedWorkloads"/>: how long a workload host may take to say <c>ready</c> or to answer one round
+    /// before it is killed and the comparison fails, naming the host and the last lines of its standard error. 2 minutes
+    /// by default.
+    /// </summary>
+    public TimeSpan HostTimeout { get; init; } = TimeSpan.FromMinutes(2);
+
+    /// <summary>
     /// For <see cref="PairedWorkloads"/>, which starts the processes it compares: how many pairs of fresh processes run
     /// the comparison, each warmed up on its own and then running <see cref="Pairs"/> pairs of rounds, 8 by default.
     /// </summary>

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using PerfBudgets.Processes;
 
 namespace PerfBudgets.Measuring;
 
@@ -73,8 +74,8 @@ public static class PairedWorkloads
 
     private static PairedComparison CompareOnePair(string baseHost, string headHost, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options, bool baseFirst)
     {
-        using var first = Host.Start(baseFirst ? baseHost : headHost, arguments);
-        using var second = Host.Start(baseFirst ? headHost : baseHost, arguments);
+        using var first = Host.Start(baseFirst ? baseHost : headHost, arguments, options.HostTimeout);
+        using var second = Host.Start(baseFirst ? headHost : baseHost, arguments, options.HostTimeout);
         var (baseProcess, headProcess) = baseFirst ? (first, second) : (second, first);
         var cores = CoreSwap.TryCreate();
         var round = 0;
@@ -100,77 +101,50 @@ public static class PairedWorkloads
         throw new FileNotFoundException($"No {relative} in {directory} or a folder above it.", relative);
     }
 
-    // One served workload host: `run N` answered by `done`, its process's CPU clock read around it.
+    // One served workload host: `run N` answered by `done`, its process's CPU clock read around it. A host that does
+    // not answer within the options' HostTimeout is killed, and the comparison fails naming it and its standard error.
     private sealed class Host : IDisposable
     {
+        private readonly ChildProcess _child;
         private readonly Func<long> _clock;
+        private readonly TimeSpan _timeout;
 
-        private Host(Process process)
+        private Host(ChildProcess child, TimeSpan timeout)
         {
-            Process = process;
-            _clock = CpuClock.ForProcess(process.Id);
+            _child = child;
+            _timeout = timeout;
+            _clock = CpuClock.ForProcess(child.Process.Id);
         }
 
         // The host's process, for CoreSwap.
-        public Process Process { get; }
+        public Process Process => _child.Process;
 
-        public static Host Start(string assembly, IReadOnlyList<string> arguments)
+        public static Host Start(string assembly, IReadOnlyList<string> arguments, TimeSpan timeout)
         {
-            var start = new ProcessStartInfo(InstructionMeter.DotnetHost)
+            var child = ChildProcess.Start(InstructionMeter.DotnetHost, [assembly, .. arguments], $"the workload host {Path.GetFileName(assembly)}",
+                Path.GetDirectoryName(Path.GetFullPath(assembly))!, interactive: true);
+            var host = new Host(child, timeout);
+            try
             {
-                RedirectStandardInput = true,
-                RedirectStandardOutput = true,
-                RedirectStandardError = false,
-                UseShellExecute = false,
-                WorkingDirectory = Path.GetDirectoryName(Path.GetFullPath(assembly))!,
-            };
-            start.ArgumentList.Add(assembly);
-            foreach (var argument in arguments)
+                child.Expect("ready", timeout);
+            }
+            catch
             {
-                start.ArgumentList.Add(argument);
+                host.Dispose();
+                throw;
             }
 
-            var host = new Host(Process.Start(start) ?? throw new InvalidOperationException($"Could not start {assembly}."));
-            host.Expect("ready", assembly);
             return host;
         }
 
         public IReadOnlyList<double> Run(int operations)
         {
             var before = _clock();
-            Process.StandardInput.WriteLine($"run {operations}");
-            Process.StandardInput.Flush();
-            Expect("done", "the workload host");
+            _child.WriteLine($"run {operations}");
+            _child.Expect("done", _timeout);
             return [(_clock() - before) / (double)operations];
         }
 
-        public void Dispose()
-        {
-            try
-            {
-                Process.StandardInput.Close();
-                if (!Process.WaitForExit(TimeSpan.FromSeconds(5)))
-                {
-                    Process.Kill(entireProcessTree: true);
-                }
-            }
-            catch (InvalidOperationException)
-            {
-                // It ended meanwhile.
-            }
-            finally
-            {
-                Process.Dispose();
-            }
-        }
-
-        private void Expect(string expected, string what)
-        {
-            var line = Process.StandardOutput.ReadLine();
-            if (line != expected)
-            {
-                throw new InvalidOperationException($"{what} answered '{line ?? "(end of output)"}' instead of '{expected}'.");
-            }
-        }
+        public void Dispose() => _child.Dispose();
     }
 }
