@@ -1,5 +1,5 @@
-using System.Diagnostics;
 using PerfBudgets.Budgets;
+using PerfBudgets.Processes;
 
 namespace PerfBudgets.Tool.Baseline;
 
@@ -13,8 +13,8 @@ internal sealed class BaselineRun(string repository, string configuration)
     /// <summary>Runs SUITES (projects, relative to the repository) of SOLUTION on the merge base with REF; returns the merge base.</summary>
     public string Run(string branch, string solution, IReadOnlyList<string> suites, string resultsFile)
     {
-        var mergeBase = Git($"merge-base HEAD {branch}");
-        var head = Git("rev-parse HEAD");
+        var mergeBase = Git("merge-base", "HEAD", branch);
+        var head = Git("rev-parse", "HEAD");
         var temp = Path.Combine(Path.GetTempPath(), "perfgate-baseline-" + Guid.NewGuid().ToString("N"));
         var worktree = Path.Combine(temp, "worktree");
         var results = Path.Combine(temp, "budgets");
@@ -22,7 +22,7 @@ internal sealed class BaselineRun(string repository, string configuration)
         Directory.CreateDirectory(temp);
         try
         {
-            Git($"worktree add --detach \"{worktree}\" {mergeBase}");
+            Git("worktree", "add", "--detach", worktree, mergeBase);
             if (Dotnet(["build", Path.Combine(worktree, solution), "-c", configuration], new Dictionary<string, string>()) != 0)
             {
                 throw new ToolInputException($"The merge base {mergeBase} did not build.");
@@ -51,8 +51,8 @@ internal sealed class BaselineRun(string repository, string configuration)
         }
         finally
         {
-            TryGit($"worktree remove --force \"{worktree}\"");
-            TryGit("worktree prune");
+            TryGit("worktree", "remove", "--force", worktree);
+            TryGit("worktree", "prune");
             if (Directory.Exists(temp))
             {
                 Directory.Delete(temp, recursive: true);
@@ -72,40 +72,22 @@ internal sealed class BaselineRun(string repository, string configuration)
         [HarnessEnvironment.BaselineVariable] = string.Empty,
     };
 
-    private int Dotnet(IEnumerable<string> arguments, Dictionary<string, string> environment)
+    private int Dotnet(IEnumerable<string> arguments, Dictionary<string, string> environment) =>
+        ChildProcess.RunInForeground("dotnet", arguments, repository, environment);
+
+    private string Git(params string[] arguments) =>
+        TryGit(arguments) ?? throw new ToolInputException($"git {string.Join(' ', arguments)} failed in {repository}.");
+
+    // Arguments one by one: a branch or a worktree path is never split or read as an option by a shell.
+    private string? TryGit(params string[] arguments)
     {
-        var info = new ProcessStartInfo("dotnet") { UseShellExecute = false, WorkingDirectory = repository };
-        foreach (var argument in arguments)
+        var git = ChildProcess.Run("git", arguments, TimeSpan.FromSeconds(60), repository);
+        if (git.ExitCode != 0)
         {
-            info.ArgumentList.Add(argument);
-        }
-
-        foreach (var (name, value) in environment)
-        {
-            info.Environment[name] = value;
-        }
-
-        using var process = Process.Start(info)!;
-        process.WaitForExit();
-        return process.ExitCode;
-    }
-
-    private string Git(string arguments) =>
-        TryGit(arguments) ?? throw new ToolInputException($"git {arguments} failed in {repository}.");
-
-    private string? TryGit(string arguments)
-    {
-        var info = new ProcessStartInfo("git", arguments) { UseShellExecute = false, WorkingDirectory = repository, RedirectStandardOutput = true, RedirectStandardError = true };
-        using var process = Process.Start(info)!;
-        var output = process.StandardOutput.ReadToEndAsync();
-        var errors = process.StandardError.ReadToEnd();
-        process.WaitForExit();
-        if (process.ExitCode != 0)
-        {
-            Console.Error.WriteLine(errors.Trim());
+            Console.Error.WriteLine(git.Combined);
             return null;
         }
 
-        return output.GetAwaiter().GetResult().Trim();
+        return git.Output.Trim();
     }
 }

@@ -1,4 +1,4 @@
-using System.Diagnostics;
+using PerfBudgets.Processes;
 
 namespace PerfBudgets.Tool.ResultsClient;
 
@@ -8,6 +8,8 @@ namespace PerfBudgets.Tool.ResultsClient;
 /// </summary>
 internal static class GitAncestry
 {
+    private static readonly TimeSpan GitTimeout = TimeSpan.FromSeconds(60);
+
     /// <summary>Up to <paramref name="count"/> commits from <paramref name="commit"/> back, each with its parents.</summary>
     public static IReadOnlyList<(string Commit, string[] Parents)> Read(string commit, int count, string workingDirectory)
     {
@@ -21,42 +23,20 @@ internal static class GitAncestry
             throw new ToolInputException($"--commit '{commit}' is not a commit: it starts with '-'.");
         }
 
-        var start = new ProcessStartInfo("git")
-        {
-            WorkingDirectory = workingDirectory,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
         // --end-of-options (git 2.24): the commit is a revision, never an option, even one that starts with '-'
         // (--output=FILE would write a file). Older git takes it as a revision and fails, which is refused below too.
-        foreach (var argument in new[] { "rev-list", "--parents", $"--max-count={count}", "--end-of-options", commit })
+        var git = ChildProcess.Run("git", ["rev-list", "--parents", $"--max-count={count}", "--end-of-options", commit], GitTimeout, workingDirectory);
+        if (git.NotStarted)
         {
-            start.ArgumentList.Add(argument);
+            throw new ToolInputException($"--ancestry needs git, which cannot be started: {git.ErrorTail}");
         }
 
-        string output;
-        string error;
-        int exitCode;
-        try
+        if (git.ExitCode != 0)
         {
-            using var git = Process.Start(start)!;
-            var errorTask = git.StandardError.ReadToEndAsync();
-            output = git.StandardOutput.ReadToEnd();
-            git.WaitForExit();
-            error = errorTask.GetAwaiter().GetResult();
-            exitCode = git.ExitCode;
-        }
-        catch (System.ComponentModel.Win32Exception e)
-        {
-            throw new ToolInputException($"--ancestry needs git, which cannot be started: {e.Message}", e);
+            throw new ToolInputException($"--ancestry: git rev-list {commit} failed in {workingDirectory}: {git.Combined}");
         }
 
-        if (exitCode != 0)
-        {
-            throw new ToolInputException($"--ancestry: git rev-list {commit} failed in {workingDirectory}: {error.Trim()}");
-        }
-
+        var output = git.Output;
         return output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .Select(line => line.Split(' ', StringSplitOptions.RemoveEmptyEntries))
             .Select(ids => (ids[0], ids[1..]))

@@ -1,5 +1,5 @@
-using System.Diagnostics;
 using PerfBudgets.Budgets;
+using PerfBudgets.Processes;
 
 namespace PerfBudgets.Tool.Runtimes;
 
@@ -89,19 +89,13 @@ internal sealed class RuntimesRun(string configuration, IReadOnlyList<string> bu
 
     internal static int Start(string fileName, IEnumerable<string> arguments, Dictionary<string, string> environment, string workingDirectory)
     {
-        var info = new ProcessStartInfo(fileName) { UseShellExecute = false, WorkingDirectory = workingDirectory };
-        foreach (var argument in arguments)
+        try
         {
-            info.ArgumentList.Add(argument);
+            return ChildProcess.RunInForeground(fileName, arguments, workingDirectory, environment);
         }
-
-        foreach (var (name, value) in environment)
+        catch (ChildProcessException e)
         {
-            info.Environment[name] = value;
+            throw new ToolInputException(e.Message, e);
         }
-
-        using var process = Process.Start(info) ?? throw new ToolInputException($"Could not start {fileName}.");
-        process.WaitForExit();
-        return process.ExitCode;
     }
 }

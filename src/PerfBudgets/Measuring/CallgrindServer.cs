@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using PerfBudgets.Processes;
 
 namespace PerfBudgets.Measuring;
 
@@ -277,19 +278,15 @@ public sealed class CallgrindServer : IDisposable
             start.ArgumentList.Add(word);
         }
 
-        using var process = Process.Start(start) ?? throw new InstructionMeterException($"Could not start {vgdb}.");
-        var stdout = process.StandardOutput.ReadToEndAsync();
-        var stderr = process.StandardError.ReadToEndAsync();
-        if (!process.WaitForExit(TimeSpan.FromSeconds(60)))
+        var run = ChildProcess.Run(start, "vgdb", TimeSpan.FromSeconds(60));
+        if (run.TimedOut)
         {
-            process.Kill();
             throw new InstructionMeterException($"vgdb '{command}' to process {processId} did not answer within 60 s.");
         }
 
-        process.WaitForExit();
-        if (process.ExitCode != 0)
+        if (run.ExitCode != 0)
         {
-            throw new InstructionMeterException($"vgdb '{command}' to process {processId} failed ({process.ExitCode}): {InstructionMeter.Tail(stdout.Result + stderr.Result)}");
+            throw new InstructionMeterException($"vgdb '{command}' to process {processId} failed ({run.ExitCode}): {InstructionMeter.Tail(run.Combined)}");
         }
     }
 }

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using PerfBudgets.Processes;
 
 namespace PerfBudgets.Measuring;
 
@@ -38,62 +39,52 @@ public static class CallgrindWorkloadHost
         ArgumentNullException.ThrowIfNull(arguments);
         using var callgrind = new CallgrindServer();
         var start = callgrind.StartInfo(InstructionMeter.DotnetHost, [assemblyPath, .. arguments]);
-        start.RedirectStandardInput = true;
         start.WorkingDirectory = Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!;
-        using var process = Process.Start(start) ?? throw new InstructionMeterException($"Could not start {start.FileName}.");
-        var stderr = process.StandardError.ReadToEndAsync();
-        using var watchdog = new Timer(_ => Kill(process), null, timeout, Timeout.InfiniteTimeSpan);
+        var deadline = Stopwatch.StartNew();
+        ChildProcess host;
         try
         {
-            Expect(process, stderr, "ready");
+            host = ChildProcess.Start(start, $"the served workload host {Path.GetFileName(assemblyPath)} under Callgrind", interactive: true);
+        }
+        catch (ChildProcessException e)
+        {
+            throw new InstructionMeterException(e.Message, e);
+        }
+
+        using (host)
+        {
+            // Every answer is awaited for what is left of the whole run's timeout, so the run ends on time however
+            // the host stops answering.
+            string Expect(string expected)
+            {
+                var left = timeout - deadline.Elapsed;
+                string? line;
+                try
+                {
+                    line = host.ReadLine(left > TimeSpan.Zero ? left : TimeSpan.Zero, $"'{expected}'");
+                }
+                catch (ChildProcessException e)
+                {
+                    throw new InstructionMeterException(e.Message, e);
+                }
+
+                return line is not null && line.StartsWith(expected, StringComparison.Ordinal)
+                    ? line
+                    : throw new InstructionMeterException($"The served workload host answered '{line ?? "(end of output)"}' instead of '{expected}': {InstructionMeter.Tail(host.StandardErrorTail.Replace(" | ", "\n", StringComparison.Ordinal))}");
+            }
+
+            Expect("ready");
             void RunOne()
             {
-                process.StandardInput.WriteLine("run 1");
-                process.StandardInput.Flush();
-                Expect(process, stderr, "done");
+                host.WriteLine("run 1");
+                Expect("done");
             }
 
-            CallgrindServer.WarmUp(process.Id, RunOne, warmUpOperations);
-            var measurement = callgrind.Measure(process.Id, workload, RunOne, operations, rounds);
-            process.StandardInput.WriteLine("check");
-            process.StandardInput.Flush();
-            var check = Expect(process, stderr, "check ");
-            process.StandardInput.Close();
-            process.WaitForExit();
+            CallgrindServer.WarmUp(host.Process.Id, RunOne, warmUpOperations);
+            var measurement = callgrind.Measure(host.Process.Id, workload, RunOne, operations, rounds);
+            host.WriteLine("check");
+            var check = Expect("check ");
             return (measurement, check["check ".Length..]);
-        }
-        finally
-        {
-            Kill(process);
-        }
-    }
-
-    // The next line of the host's output, which must start with what was expected; the host's end (a crash, the
-    // watchdog) becomes an InstructionMeterException with the end of its error output.
-    private static string Expect(Process process, Task<string> stderr, string expected)
-    {
-        var line = process.StandardOutput.ReadLine();
-        if (line is not null && line.StartsWith(expected, StringComparison.Ordinal))
-        {
-            return line;
-        }
-
-        Kill(process);
-        throw new InstructionMeterException($"The served workload host answered '{line ?? "(end of output)"}' instead of '{expected}': {InstructionMeter.Tail(stderr.Result)}");
-    }
-
-    private static void Kill(Process process)
-    {
-        try
-        {
-            if (!process.HasExited)
-            {
-                process.Kill(entireProcessTree: true);
-            }
-        }
-        catch (InvalidOperationException)
-        {
-            // It ended meanwhile.
         }
     }
 }

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using PerfBudgets.Budgets;
+using PerfBudgets.Processes;
 
 namespace PerfBudgets.Measuring;
 
@@ -91,24 +92,33 @@ public static partial class InstructionMeter
         {
             var start = StartInfo(valgrind, output.FullName, [DotnetHost, assemblyPath, .. arguments], cacheSimulation, separateThreads: true, countFromStart: false);
             start.WorkingDirectory = Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!;
-            using var process = Process.Start(start) ?? throw new InstructionMeterException($"Could not start {start.FileName}.");
-            var stdout = process.StandardOutput.ReadToEndAsync();
-            var stderr = process.StandardError.ReadToEndAsync();
-            if (!process.WaitForExit(timeout))
+            ChildProcess host;
+            try
             {
-                process.Kill(entireProcessTree: true);
-                throw new InstructionMeterException($"The workload host under Callgrind did not finish within {timeout.TotalSeconds:0} s: {assemblyPath}");
+                host = ChildProcess.Start(start, $"the workload host {Path.GetFileName(assemblyPath)} under Callgrind");
+            }
+            catch (ChildProcessException e)
+            {
+                throw new InstructionMeterException(e.Message, e);
             }
 
-            process.WaitForExit();
-            if (process.ExitCode != 0)
+            using (host)
             {
-                throw new InstructionMeterException($"The workload host under Callgrind exited with {process.ExitCode}: {Tail(stderr.Result)}");
-            }
+                var run = host.WaitForExit(timeout);
+                if (run.TimedOut)
+                {
+                    throw new InstructionMeterException($"The workload host under Callgrind did not finish within {timeout.TotalSeconds:0} s: {assemblyPath}; its standard error ended: {run.ErrorTail}");
+                }
 
-            var map = ReadPerfMap(process.Id);
-            var parts = DumpFiles(output.FullName).Select(CallgrindProfile.Read).ToList();
-            return new CallgrindRun(stdout.Result, parts, map, RuntimeVersion, valgrind.Version!);
+                if (run.ExitCode != 0)
+                {
+                    throw new InstructionMeterException($"The workload host under Callgrind exited with {run.ExitCode}: {Tail(run.ErrorTail)}");
+                }
+
+                var map = ReadPerfMap(host.Process.Id);
+                var parts = DumpFiles(output.FullName).Select(CallgrindProfile.Read).ToList();
+                return new CallgrindRun(run.Output, parts, map, RuntimeVersion, valgrind.Version!);
+            }
         }
         finally
         {

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.InteropServices;
 using PerfBudgets.Budgets;
+using PerfBudgets.Processes;
 
 namespace PerfBudgets.Measuring;
 
@@ -34,24 +35,15 @@ public sealed record Valgrind(string? Path, string? Version, string? Unavailable
             return new Valgrind(null, null, "valgrind not found: apt-get install valgrind");
         }
 
-        try
+        var run = ChildProcess.Run(path, ["--version"], TimeSpan.FromSeconds(30));
+        var text = run.Output.Trim();
+        var version = text.StartsWith("valgrind-", StringComparison.Ordinal) ? text["valgrind-".Length..] : text;
+        if (run.ExitCode != 0 || version.Length == 0)
         {
-            var start = new ProcessStartInfo(path, "--version") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-            using var process = Process.Start(start)!;
-            var text = process.StandardOutput.ReadToEnd().Trim();
-            process.WaitForExit();
-            var version = text.StartsWith("valgrind-", StringComparison.Ordinal) ? text["valgrind-".Length..] : text;
-            if (process.ExitCode != 0 || version.Length == 0)
-            {
-                return new Valgrind(null, null, $"'{path} --version' failed (exit {process.ExitCode})");
-            }
+            return new Valgrind(null, null, $"'{path} --version' failed (exit {run.ExitCode}): {run.Combined}");
+        }
 
-            return CountedIsa.HostUnsupportedReason() is { } unsupported ? new Valgrind(null, version, unsupported) : new Valgrind(path, version, null);
-        }
-        catch (System.ComponentModel.Win32Exception e)
-        {
-            return new Valgrind(null, null, $"'{path}' could not be started: {e.Message}");
-        }
+        return CountedIsa.HostUnsupportedReason() is { } unsupported ? new Valgrind(null, version, unsupported) : new Valgrind(path, version, null);
     }
 
     private static string? FindOnPath(string name) =>

@@ -90,14 +90,29 @@ internal sealed class ChildProcess : IDisposable
             start.Environment[key] = value;
         }
 
+        return Start(start, name, interactive);
+    }
+
+    /// <summary>
+    /// As <see cref="Start(string, IEnumerable{string}, string, string?, IReadOnlyDictionary{string, string?}?, IReadOnlyList{string}?, bool)"/>,
+    /// for a start the caller prepared (a program under Valgrind with its environment): its three standard streams are
+    /// redirected here, whatever it said.
+    /// </summary>
+    public static ChildProcess Start(ProcessStartInfo start, string name, bool interactive = false)
+    {
+        ArgumentNullException.ThrowIfNull(start);
+        start.RedirectStandardInput = true;
+        start.RedirectStandardOutput = true;
+        start.RedirectStandardError = true;
+        start.UseShellExecute = false;
         Process process;
         try
         {
-            process = Process.Start(start) ?? throw new ChildProcessException($"{name} ({file}) could not be started.");
+            process = Process.Start(start) ?? throw new ChildProcessException($"{name} ({start.FileName}) could not be started.");
         }
         catch (System.ComponentModel.Win32Exception e)
         {
-            throw new ChildProcessException($"{name} ({file}) could not be started: {e.Message}", e);
+            throw new ChildProcessException($"{name} ({start.FileName}) could not be started: {e.Message}", e);
         }
 
         var child = new ChildProcess(process, name, collectOutput: !interactive);
@@ -129,12 +144,63 @@ internal sealed class ChildProcess : IDisposable
         }
         catch (ChildProcessException e)
         {
-            return new ChildProcessResult(-1, string.Empty, e.Message, TimedOut: false);
+            return new ChildProcessResult(-1, string.Empty, e.Message, TimedOut: false, NotStarted: true);
         }
 
         using (child)
         {
             return child.WaitForExit(timeout);
+        }
+    }
+
+    /// <summary>As <see cref="Run(string, IEnumerable{string}, TimeSpan, string?, IReadOnlyDictionary{string, string?}?, IReadOnlyList{string}?)"/>, for a prepared start.</summary>
+    public static ChildProcessResult Run(ProcessStartInfo start, string name, TimeSpan timeout)
+    {
+        ChildProcess child;
+        try
+        {
+            child = Start(start, name);
+        }
+        catch (ChildProcessException e)
+        {
+            return new ChildProcessResult(-1, string.Empty, e.Message, TimedOut: false, NotStarted: true);
+        }
+
+        using (child)
+        {
+            return child.WaitForExit(timeout);
+        }
+    }
+
+    /// <summary>
+    /// Runs <paramref name="file"/> in the foreground to its end, its output and error going where this process's go
+    /// (a test run the user watches), and answers its exit code; a program that cannot be started throws
+    /// <see cref="ChildProcessException"/> naming it.
+    /// </summary>
+    public static int RunInForeground(string file, IEnumerable<string> arguments, string workingDirectory, IReadOnlyDictionary<string, string> environment)
+    {
+        ArgumentNullException.ThrowIfNull(arguments);
+        ArgumentNullException.ThrowIfNull(environment);
+        var start = new ProcessStartInfo(file) { UseShellExecute = false, WorkingDirectory = workingDirectory };
+        foreach (var argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        foreach (var (key, value) in environment)
+        {
+            start.Environment[key] = value;
+        }
+
+        try
+        {
+            using var process = Process.Start(start) ?? throw new ChildProcessException($"{file} could not be started.");
+            process.WaitForExit();
+            return process.ExitCode;
+        }
+        catch (System.ComponentModel.Win32Exception e)
+        {
+            throw new ChildProcessException($"{file} could not be started: {e.Message}", e);
         }
     }
 
@@ -186,7 +252,7 @@ internal sealed class ChildProcess : IDisposable
         string output;
         lock (_outputClosed)
         {
-            output = _output?.ToString().Trim() ?? string.Empty;
+            output = _output?.ToString() ?? string.Empty;
         }
 
         return new ChildProcessResult(Process.ExitCode, output, StandardErrorTail, TimedOut: false);

@@ -54,7 +54,7 @@ public sealed class ChildProcessTests
         var result = ChildProcess.Run("bash", ["-c", script], TimeSpan.FromSeconds(30));
 
         result.ExitCode.Should().Be(3);
-        result.Output.Should().Be("out");
+        result.Output.Should().Be("out\n");
         result.ErrorTail.Split(" | ").Should().HaveCount(ChildProcess.StandardErrorLines).And.EndWith("err 50");
         result.Combined.Should().StartWith("out | err 31");
     }
@@ -65,7 +65,7 @@ public sealed class ChildProcessTests
         var result = ChildProcess.Run("bash", ["-c", "printf '%s|' \"$1\" \"$PERF_CHILD_SET\" \"${MSBuildExtensionsPath:-gone}\"", "-", "two words; $HOME"], TimeSpan.FromSeconds(30),
             environment: new Dictionary<string, string?> { ["PERF_CHILD_SET"] = "set", ["MSBuildExtensionsPath"] = "/sdk" }, removeVariables: ["MSBuild"]);
 
-        result.Output.Should().Be("two words; $HOME|set|/sdk|", "set after removal: a variable named is set even where a prefix removes its kind");
+        result.Output.Should().Be("two words; $HOME|set|/sdk|\n", "set after removal: a variable named is set even where a prefix removes its kind");
     }
 
     [Fact]
