@@ -141,12 +141,16 @@ grep -q "TextStats.Tests/bin/Release/" "$log" || fail "plain dotnet test Samples
    && ! -e $samples/TextStats.Tests/bin/Release/net10.0/counted-runtime/shared/Microsoft.AspNetCore.App ]] \
   || fail "the counted runtime of the library's tests holds ASP.NET Core's, or the service's tests lack it"
 echo "Plain dotnet test ran Release; the library's tests' counted runtime holds Microsoft.NETCore.App alone, the service's tests' ASP.NET Core's too."
-# The same default under Microsoft.Testing.Platform: the global.json in TextStats.PlatformTests selects it there.
-echo "Samples under Microsoft.Testing.Platform: dotnet test in TextStats.PlatformTests"
-run_in "$samples/TextStats.PlatformTests" dotnet test || fail "the Microsoft.Testing.Platform sample failed"
-grep -q "TextStats.PlatformTests/bin/Release/net10.0/TextStats.PlatformTests.dll" "$log" \
-  || fail "dotnet test under Microsoft.Testing.Platform did not run the Release build"
-echo "Plain dotnet test under Microsoft.Testing.Platform ran Release: $(grep -m1 -E "^ *(total|succeeded):" "$log" | sed -E 's/^ +//')."
+# The same default under Microsoft.Testing.Platform, with a project and with a solution: the global.json in
+# TextStats.PlatformTests selects that mode there, and its solution declares Release alone.
+for target in "--project TextStats.PlatformTests.csproj" "--solution TextStats.PlatformTests.slnx"; do
+  echo "Samples under Microsoft.Testing.Platform: dotnet test $target in TextStats.PlatformTests"
+  # shellcheck disable=SC2086
+  run_in "$samples/TextStats.PlatformTests" dotnet test $target || fail "the Microsoft.Testing.Platform sample failed (dotnet test $target)"
+  grep -q "TextStats.PlatformTests/bin/Release/net10.0/TextStats.PlatformTests.dll" "$log" \
+    || fail "dotnet test $target under Microsoft.Testing.Platform did not run the Release build"
+  echo "dotnet test $target under Microsoft.Testing.Platform ran Release: $(grep -m1 -E "^ *(total|succeeded):" "$log" | sed -E 's/^ +//')."
+done
 # perfbudgets calibrate, from the tool's package, sets the samples' budgets from that run (--results: a run already
 # made; the README's `perfbudgets calibrate --runs 5 -- dotnet test` makes its own), on a copy of budgets.json in a
 # folder of its own (calibrate writes budgets.methods.json beside it).
