@@ -185,9 +185,16 @@ Task("Pack")
     .Does(() =>
 {
     CleanDirectory(packages);
+    // Each pack has a version of its own, from the commit (0.2.0-dev.COMMITS.gHASH, and .dirty for a changed tree): a
+    // machine that restored an earlier pack of the same version would otherwise keep it and never see this one.
+    var commits = Git("rev-list --count HEAD");
+    var hash = Git("rev-parse --short=10 HEAD");
+    var suffix = commits is null || hash is null ? "dev.0.local"
+        : $"dev.{commits}.g{hash}" + (string.IsNullOrEmpty(Git("status --porcelain --untracked-files=no")) ? "" : ".dirty");
+    Information($"Package version suffix: {suffix}");
     foreach (var project in new[] { "PerfBudgets", "PerfBudgets.Diagnostics", "PerfBudgets.Reporting.Html", "PerfBudgets.Tool", "PerfBudgets.Server" })
     {
-        DotNetPack($"./src/{project}/{project}.csproj", new DotNetPackSettings { Configuration = "Release", OutputDirectory = packages });
+        DotNetPack($"./src/{project}/{project}.csproj", new DotNetPackSettings { Configuration = "Release", OutputDirectory = packages, VersionSuffix = suffix });
     }
 
     GetFiles($"{packages}/*.nupkg").ToList().ForEach(p => Information($"Package: {p}"));
