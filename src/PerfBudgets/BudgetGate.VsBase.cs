@@ -94,7 +94,7 @@ public sealed partial class BudgetGate
     // change which commit the later paired budgets of the same run compare with.
     private static Lazy<(BaseBuild? Base, string Reason)> ResolveBaseOnce(BudgetGateOptions options) => new(() =>
     {
-        var selection = new BaseSelection(options.PairingOff ? null : options.BaseCommit, options.PairingOff, options.IsCi);
+        var selection = new BaseSelection(options.PairingOff ? null : options.BaseCommit, options.PairingOff, options.IsCi, options.BasesKept);
         if (options.BaseResolver is { } resolver)
         {
             return resolver(selection);

@@ -82,6 +82,12 @@ public sealed record BudgetGateOptions
     /// </summary>
     public string? BaseCommit { get; init; }
 
+    /// <summary>
+    /// How many base commits' trees and builds <c>artifacts/base/</c> keeps, the newest (<c>PERF_BASE_KEEP</c>, default
+    /// 3, at least 1): older ones are deleted when another base is built.
+    /// </summary>
+    public int BasesKept { get; init; } = 3;
+
     // The paired budgets' base for a test that supplies its own; null finds it with git (BaseBuild.TryResolve).
     internal Func<BaseSelection, (BaseBuild? Base, string Reason)>? BaseResolver { get; init; }
 
@@ -133,6 +139,7 @@ public sealed record BudgetGateOptions
         CountedBudgetsOff = HarnessEnvironment.CountedBudgetsOff,
         PairingOff = HarnessEnvironment.PairingOff,
         BaseCommit = HarnessEnvironment.PairingOff ? null : HarnessEnvironment.Base,
+        BasesKept = HarnessEnvironment.BaseKeep,
         RunId = HarnessEnvironment.RunId,
         Commit = HarnessEnvironment.Commit,
         StepSummaryFile = HarnessEnvironment.StepSummaryFile,
@@ -170,6 +177,11 @@ public sealed record BudgetGateOptions
         if (Warnings is null)
         {
             throw Invalid($"{nameof(Warnings)} is null: give a sink, or leave the default (standard error).");
+        }
+
+        if (BasesKept < 1)
+        {
+            throw Invalid($"{nameof(BasesKept)} ({HarnessEnvironment.BaseKeepVariable}) is {BasesKept}: keep at least the base in use, 1 or more (3 by default).");
         }
     }
 

@@ -68,6 +68,9 @@ public static class HarnessEnvironment
     /// <summary><c>PERF_MEASUREMENT_LOCK</c>: the machine-wide lock file that keeps suites from measuring at once.</summary>
     public const string MeasurementLockVariable = "PERF_MEASUREMENT_LOCK";
 
+    /// <summary>How many base commits' trees and builds <c>artifacts/base/</c> keeps (default 3): older ones are deleted when a new base is built.</summary>
+    public const string BaseKeepVariable = "PERF_BASE_KEEP";
+
     /// <summary><c>DOTNET_HOST_PATH</c>: the dotnet host (the SDK sets it in tests) that starts workloads under Callgrind.</summary>
     public const string DotnetHostVariable = "DOTNET_HOST_PATH";
 
@@ -91,6 +94,7 @@ public static class HarnessEnvironment
         (CiVariable, "true: a budget that cannot be measured fails instead of being skipped"),
         (TargetFrameworkVariable, "the target framework whose limits apply (a budget's runtimes entry), e.g. net8.0 (default: the one the test assembly was built for)"),
         (BaseVariable, "the commit the paired (.VsBase) budgets compare with, or none to turn them off (default: HEAD when tracked files outside artifacts/ have uncommitted changes and CI is not true, else HEAD's first parent)"),
+        (BaseKeepVariable, "how many base commits artifacts/base/ keeps, the newest (default 3); older ones are deleted when another base is built"),
         (RunIdVariable, "the run id written to results.json and history.jsonl (default: the dotnet test command's on Linux, else one per process)"),
         (CommitVariable, "the commit written to history.jsonl (else GITHUB_SHA)"),
         (GitHubShaVariable, "the commit written to history.jsonl when PERF_COMMIT is not set (GitHub Actions sets it)"),
@@ -142,6 +146,14 @@ public static class HarnessEnvironment
 
     /// <summary>The base named by <see cref="BaseVariable"/>, or null.</summary>
     public static string? Base => Read(BaseVariable);
+
+    /// <summary>
+    /// The number of bases <see cref="BaseKeepVariable"/> asks <c>artifacts/base/</c> to keep, at least 1; 3 when it is
+    /// not set. A value that is not a positive whole number throws, naming the variable.
+    /// </summary>
+    public static int BaseKeep => Read(BaseKeepVariable) is not { } text ? 3
+        : int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var keep) && keep >= 1 ? keep
+        : throw new ArgumentException($"{BaseKeepVariable}={text} is not a number of bases to keep: give a whole number, 1 or more.");
 
     /// <summary>True when <see cref="BaseVariable"/> is <c>none</c>: the paired budgets are off on purpose.</summary>
     public static bool PairingOff => Is(BaseVariable, "none");

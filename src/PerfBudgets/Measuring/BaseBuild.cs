@@ -27,12 +27,15 @@ public sealed class BaseBuild
     // What the gate and the build write: never a change under test.
     private const string ArtifactsExclusion = ":(exclude)artifacts";
 
-    private BaseBuild(string repositoryRoot, string commit, string description)
+    private readonly int _keep;
+
+    private BaseBuild(string repositoryRoot, string commit, string description, int keep)
     {
         RepositoryRoot = repositoryRoot;
         Commit = commit;
         Description = description;
         Directory = Path.Combine(repositoryRoot, "artifacts", "base", commit[..12]);
+        _keep = keep;
     }
 
     /// <summary>The root of the repository whose working tree is the head.</summary>
@@ -115,12 +118,12 @@ public sealed class BaseBuild
 
         return new BaseBuild(top, commit.Output, sameTree
             ? $"{commit.Output[..12]} ({why}; its tree is the head's: only build settings can differ)"
-            : $"{commit.Output[..12]} ({why})");
+            : $"{commit.Output[..12]} ({why})", selection.Keep);
     }
 
     /// <summary>A base the caller chose (a test's, or a resolver's other than git's), built from <paramref name="repositoryRoot"/>.</summary>
-    internal static BaseBuild Create(string repositoryRoot, string commit, string description) =>
-        new(repositoryRoot, commit, description);
+    internal static BaseBuild Create(string repositoryRoot, string commit, string description, int keep = 3) =>
+        new(repositoryRoot, commit, description, keep);
 
     /// <summary>
     /// Builds <paramref name="projectPath"/> (the head's project file; the base's is the same path in the base's tree)
@@ -153,6 +156,7 @@ public sealed class BaseBuild
         var exported = Path.Combine(tree, ".exported");
         if (!File.Exists(exported))
         {
+            PruneOlderBases();
             if (System.IO.Directory.Exists(tree))
             {
                 System.IO.Directory.Delete(tree, recursive: true);
@@ -197,6 +201,47 @@ public sealed class BaseBuild
     {
         var result = ChildProcess.Run(file, arguments, timeout, directory, removeVariables: ["MSBuild", "VSTEST"]);
         return (result.ExitCode, result.Combined);
+    }
+
+    // A new base is about to be exported: the oldest others go, so that artifacts/base/ holds the newest _keep bases
+    // (this one among them) and does not grow by a tree and its builds per commit for ever. A base whose lock another
+    // process holds (building it, or about to use it) is left alone.
+    internal void PruneOlderBases()
+    {
+        var others = new DirectoryInfo(Path.GetDirectoryName(Directory)!).EnumerateDirectories()
+            .Where(d => !string.Equals(d.FullName, Path.GetFullPath(Directory), StringComparison.Ordinal))
+            .OrderByDescending(d => d.LastWriteTimeUtc)
+            .Skip(_keep - 1);
+        foreach (var old in others)
+        {
+            try
+            {
+                using (new FileStream(Path.Combine(old.FullName, ".lock"), FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None))
+                {
+                    foreach (var entry in old.EnumerateFileSystemInfos().Where(e => e.Name != ".lock"))
+                    {
+                        if (entry is DirectoryInfo folder)
+                        {
+                            folder.Delete(recursive: true);
+                        }
+                        else
+                        {
+                            entry.Delete();
+                        }
+                    }
+                }
+
+                old.Delete(recursive: true);
+            }
+            catch (IOException)
+            {
+                // In use by another process, or gone meanwhile: kept this time.
+            }
+            catch (UnauthorizedAccessException)
+            {
+                // Not ours to delete: kept.
+            }
+        }
     }
 
     private static FileStream LockFile(string path, TimeSpan timeout)

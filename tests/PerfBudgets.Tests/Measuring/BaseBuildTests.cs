@@ -142,6 +142,31 @@ public sealed class BaseBuildTests : IDisposable
         reason.Should().Contain("no git repository holds").And.Contain("PERF_BASE=none");
     }
 
+    [Fact]
+    public void A_new_base_leaves_the_newest_bases_kept_and_any_base_in_use()
+    {
+        var bases = Path.Combine(_repository.Path, "artifacts", "base");
+        var names = new[] { "oldest000000", "older0000000", "inuse0000000", "newer0000000", "newest000000" };
+        foreach (var name in names)
+        {
+            var folder = Directory.CreateDirectory(Path.Combine(bases, name, "tree"));
+            File.WriteAllText(Path.Combine(folder.FullName, "file.txt"), name);
+        }
+
+        using (new FileStream(Path.Combine(bases, "inuse0000000", ".lock"), FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None))
+        {
+            for (var i = 0; i < names.Length; i++)
+            {
+                Directory.SetLastWriteTimeUtc(Path.Combine(bases, names[i]), DateTime.UtcNow.AddHours(-10 + i));
+            }
+
+            BaseBuild.Create(_repository.Path, new string('c', 40), "the test's", keep: 3).PruneOlderBases();
+        }
+
+        Directory.GetDirectories(bases).Select(Path.GetFileName).Order(StringComparer.Ordinal)
+            .Should().Equal(["inuse0000000", "newer0000000", "newest000000"], "the new base and the two newest others are kept, and one another process holds");
+    }
+
     private string Commit(string content, (string Path, string Content)? other = null, bool allowEmpty = false)
     {
         File.WriteAllText(Path.Combine(_repository.Path, "file.txt"), content);
