@@ -38,7 +38,10 @@ internal sealed class ResultsServer : IAsyncDisposable
     public Uri Address => new(_app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First());
 
     /// <summary>Opens (and migrates) the database and builds the app; nothing listens until <see cref="StartAsync"/>.</summary>
-    public static ResultsServer Create(ResultsServerOptions options)
+    public static ResultsServer Create(ResultsServerOptions options) => Create(options, logs: null);
+
+    /// <summary>As <see cref="Create(ResultsServerOptions)"/>, with <paramref name="logs"/> also given the server's log (tests read it).</summary>
+    internal static ResultsServer Create(ResultsServerOptions options, ILoggerProvider? logs)
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
@@ -46,7 +49,16 @@ internal sealed class ResultsServer : IAsyncDisposable
             ? new PostgresResultsStorage(postgres)
             : new SqliteResultsStorage(options.DatabasePath);
         var builder = WebApplication.CreateSlimBuilder();
+        // Errors alone, on standard error: the host's informational lines are noise to an operator, a 500's cause is not.
         builder.Logging.ClearProviders();
+        builder.Logging.SetMinimumLevel(LogLevel.Error);
+        builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
+        builder.Services.Configure<Microsoft.Extensions.Logging.Console.ConsoleLoggerOptions>(console => console.LogToStandardErrorThreshold = LogLevel.Trace);
+        if (logs is not null)
+        {
+            builder.Logging.AddProvider(logs);
+        }
+
         // The slim builder leaves out Kestrel's HTTPS configuration: without it an https:// URL finds no certificate.
         builder.WebHost.UseKestrelHttpsConfiguration();
         if (options.CertificatePath is { } certificate)
@@ -96,6 +108,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         }
 
         var app = builder.Build();
+        UnhandledErrors.Use(app);
         if (options.TrustedProxies.Count > 0)
         {
             app.UseForwardedHeaders(ForwardedHeaders(options.TrustedProxies));

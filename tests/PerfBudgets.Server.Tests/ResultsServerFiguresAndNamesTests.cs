@@ -86,6 +86,29 @@ public abstract class ResultsServerFiguresAndNamesTests
         (await server.CountAsync()).Should().Be((0, 0));
     }
 
+    // A lone surrogate in a property name: the name a field is looked up by, not its value.
+    [Theory]
+    [InlineData("commit", "{\"comm\\ud800it\": \"a1\", ")]
+    [InlineData("a result's kind", "{\"commit\": \"a1\", ")]
+    [InlineData("an ancestry entry's parents", "{\"commit\": \"a1\", \"ancestry\": [{\"commit\": \"g1\", \"paren\\ud800ts\": [\"g0\"]}], ")]
+    public async Task A_lone_surrogate_in_a_property_name_is_400_naming_it_and_stores_nothing(string what, string start)
+    {
+        await using var server = await RunningResultsServer.StartAsync(postgres: Postgres);
+        var body = RunningResultsServer.UploadBody("a1");
+        body.Remove("commit");
+        var text = start + body.ToJsonString()[1..];
+        if (what == "a result's kind")
+        {
+            text = text.Replace("\"kind\"", "\"kin\\udc00d\"", StringComparison.Ordinal);
+        }
+
+        using var response = await server.UploadAsync(text);
+
+        response.StatusCode.Should().Be(HttpStatusCode.BadRequest, what);
+        (await ResultsServerUploadTests.ProblemDetail(response)).Should().Contain("property name", what).And.Contain("lone UTF-16 surrogate", what);
+        (await server.CountAsync()).Should().Be((0, 0));
+    }
+
     [Theory]
     [InlineData("api/projects/gate/budgets?branch=ma%00in", "'?branch=' holds a NUL character")]
     [InlineData("api/projects/gate/runs?commit=a%00", "'?commit=' holds a NUL character")]

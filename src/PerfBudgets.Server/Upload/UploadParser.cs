@@ -38,6 +38,8 @@ internal static class UploadParser
                 throw Bad("The body must be a JSON object.");
             }
 
+            CheckPropertyNames(root);
+
             var results = Required(root, "results", JsonValueKind.Object);
             var resultsJson = results.GetRawText();
             var figures = UploadedResultsParser.Parse(results, resultsJson, limits.MaxResultsPerUpload);
