@@ -45,13 +45,15 @@ internal sealed class ResultsServer : IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
-        AdoResultsStorage storage = options.PostgresConnectionString is { } postgres
-            ? new PostgresResultsStorage(postgres)
-            : new SqliteResultsStorage(options.DatabasePath);
+        var thresholds = new Changes.ShiftThresholds(options.BudgetsFile is { } budgets ? LoadBudgets(budgets, options.BudgetsProfile) : null,
+            options.ShiftDefaults);
+        var storage = OpenStorage(options);
         var builder = WebApplication.CreateSlimBuilder();
         // Errors alone, on standard error: the host's informational lines are noise to an operator, a 500's cause is not.
         builder.Logging.ClearProviders();
         builder.Logging.SetMinimumLevel(LogLevel.Error);
+        // A start that fails is the command's one line (ServerInputException), not the host's stack trace as well.
+        builder.Logging.AddFilter("Microsoft.Extensions.Hosting", LogLevel.None);
         builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
         builder.Services.Configure<Microsoft.Extensions.Logging.Console.ConsoleLoggerOptions>(console => console.LogToStandardErrorThreshold = LogLevel.Trace);
         if (logs is not null)
@@ -76,9 +78,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.WebHost.ConfigureKestrel(kestrel => kestrel.Limits.MaxRequestBodySize = options.MaxUploadBytes);
         builder.Services.AddSingleton<IResultsStorage>(storage);
         builder.Services.AddSingleton(options);
-        builder.Services.AddSingleton(new Changes.ShiftThresholds(
-            options.BudgetsFile is { } budgets ? PerfBudgets.Budgets.BudgetBook.Load(budgets, options.BudgetsProfile) : null,
-            options.ShiftDefaults));
+        builder.Services.AddSingleton(thresholds);
         builder.Services.AddSingleton(new Changes.ChangePointCache(options.MaxCachedChangeSets, options.ChangePointWait));
         if (options.Prunes)
         {
@@ -129,6 +129,68 @@ internal sealed class ResultsServer : IAsyncDisposable
         return new ResultsServer(app, storage, options.Url);
     }
 
+    // The database, opened and migrated: one that cannot be opened is the operator's input, said as the setting that
+    // named it and what to do, not a driver's stack trace.
+    private static AdoResultsStorage OpenStorage(ResultsServerOptions options)
+    {
+        if (options.PostgresConnectionString is { } postgres)
+        {
+            try
+            {
+                return new PostgresResultsStorage(postgres);
+            }
+            catch (Exception e) when (e is System.Data.Common.DbException or System.Net.Sockets.SocketException or TimeoutException)
+            {
+                var named = new Npgsql.NpgsqlConnectionStringBuilder(postgres);
+                throw new ServerInputException(StatusCodes.Status400BadRequest,
+                    $"--postgres: PostgreSQL {named.Host}:{named.Port}/{named.Database} could not be opened ({OneLine(e)}); check that it runs and that the host, port, database and user (and the password in --postgres-file or PERFBUDGETS_POSTGRES) are right.", e);
+            }
+        }
+
+        var path = Path.GetFullPath(options.DatabasePath);
+        if (Directory.Exists(path))
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"--database '{path}' is a folder; name a file in it, e.g. --database {Path.Combine(path, "perfbudgets.db")}.");
+        }
+
+        if (Path.GetDirectoryName(path) is { } folder && !Directory.Exists(folder))
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"--database '{path}': its folder '{folder}' does not exist; create it (the file is created on start) or name a file in a folder that does.");
+        }
+
+        try
+        {
+            return new SqliteResultsStorage(path);
+        }
+        catch (Microsoft.Data.Sqlite.SqliteException e) when (e.SqliteErrorCode is 26 /* SQLITE_NOTADB */ or 11 /* SQLITE_CORRUPT */)
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"--database '{path}' is not a SQLite database ({OneLine(e)}); name the server's own file, or a new one to start empty.", e);
+        }
+        catch (Microsoft.Data.Sqlite.SqliteException e)
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"--database '{path}' could not be opened ({OneLine(e)}); check that the server may read and write it and its folder.", e);
+        }
+    }
+
+    private static PerfBudgets.Budgets.BudgetBook LoadBudgets(string path, string profile)
+    {
+        try
+        {
+            return PerfBudgets.Budgets.BudgetBook.Load(path, profile);
+        }
+        catch (PerfBudgets.Budgets.PerfBudgetsException e)
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"--budgets '{Path.GetFullPath(path)}' cannot be read: {OneLine(e)} Give the project's budgets.json, as the gate reads it.", e);
+        }
+    }
+
+    private static string OneLine(Exception e) => e.Message.ReplaceLineEndings(" ").Trim();
+
     // Every request but an upload shares one concurrency limit; uploads are never queued behind readers.
     private static PartitionedRateLimiter<HttpContext> ReadLimiter(ResultsServerOptions options) =>
         PartitionedRateLimiter.Create<HttpContext, string>(context => IsUpload(context.Request)
@@ -176,6 +238,12 @@ internal sealed class ResultsServer : IAsyncDisposable
         {
             await _app.StartAsync(cancellationToken);
             _started = true;
+        }
+        catch (NotSupportedException e) when (_url.Contains("https://", StringComparison.OrdinalIgnoreCase))
+        {
+            // A PEM certificate given without its key: TLS needs the private key.
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"{_url} is https, and the certificate has no private key: give --certificate-key FILE (the PEM key of --certificate), or a PFX holding both. Kestrel: {e.Message.ReplaceLineEndings(" ")}", e);
         }
         catch (Exception e) when (e is InvalidOperationException or System.Security.Cryptography.CryptographicException
             && _url.Contains("https://", StringComparison.OrdinalIgnoreCase))

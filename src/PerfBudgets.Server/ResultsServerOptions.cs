@@ -194,9 +194,29 @@ internal sealed record ResultsServerOptions
     /// <summary>How many reads may wait for one of <see cref="MaxConcurrentReads"/>: 256; past that a read is 503 with <c>Retry-After</c>.</summary>
     public int MaxQueuedReads { get; init; } = 256;
 
-    /// <summary>Throws when a setting is out of range, naming it.</summary>
+    /// <summary>
+    /// The most days <see cref="RetainDays"/> may keep: 36,500, a hundred years. Past about ten thousand years the cut-off
+    /// date is before year 1, which failed the start with "Value to add was out of range".
+    /// </summary>
+    public const int MaxRetainDays = 36_500;
+
+    /// <summary>Throws when a setting is out of range, naming it (and its command-line option) and what it takes.</summary>
     public void Validate()
     {
+        foreach (var url in Url.Split(';', StringSplitOptions.TrimEntries))
+        {
+            // Kestrel would refuse these only as the server starts, with a stack trace.
+            if (!Uri.TryCreate(url, UriKind.Absolute, out var parsed) || parsed.Scheme is not ("http" or "https"))
+            {
+                throw new ArgumentException($"Url (--url) '{url}' is not an http:// or https:// URL; give one such as {DefaultUrl} (port 0 picks a free port).", nameof(Url));
+            }
+        }
+
+        if (RetainDays is > MaxRetainDays)
+        {
+            throw new ArgumentException($"RetainDays (--retain-days) is {RetainDays}; it takes 1 to {MaxRetainDays:N0} (a hundred years), or leave it out to keep every run.", nameof(RetainDays));
+        }
+
         Positive(MaxUploadBytes, nameof(MaxUploadBytes));
         Positive(MaxParentsPerCommit, nameof(MaxParentsPerCommit));
         Positive(MaxResultsPerUpload, nameof(MaxResultsPerUpload));
@@ -212,7 +232,7 @@ internal sealed record ResultsServerOptions
         Positive(MaxConcurrentReads, nameof(MaxConcurrentReads));
         if (MaxQueuedReads < 0)
         {
-            throw new ArgumentOutOfRangeException(nameof(MaxQueuedReads), MaxQueuedReads, "MaxQueuedReads cannot be negative.");
+            throw new ArgumentException($"MaxQueuedReads (--max-queued-reads) is {MaxQueuedReads}; it takes 0 or more.", nameof(MaxQueuedReads));
         }
 
         Positive(PruneInterval.Ticks, nameof(PruneInterval));
@@ -235,11 +255,15 @@ internal sealed record ResultsServerOptions
         }
     }
 
+    // The setting named as a command-line option too (MaxUploadBytes: --max-upload-bytes) where the command has it.
     private static void Positive(long value, string name)
     {
         if (value <= 0)
         {
-            throw new ArgumentOutOfRangeException(name, value, $"{name} must be positive.");
+            var option = System.Text.Json.JsonNamingPolicy.KebabCaseLower.ConvertName(name);
+            var onCommandLine = name is nameof(AncestorSearchTimeout) or nameof(SignInLifetime) or nameof(MaxCachedChangeSets)
+                or nameof(ChangePointWait) or nameof(PruneInterval) ? "" : $" (--{option})";
+            throw new ArgumentException($"{name} must be positive{onCommandLine}: it was {value}.", name);
         }
     }
 }

@@ -151,7 +151,7 @@ internal static class ServeCommand
         return command;
     }
 
-    // Bad input (an option out of range, a missing file, a project that exists) is one line on standard error and exit
+    // Bad input (an option out of range, a missing file, a database that cannot be opened, a project that exists) is one line on standard error and exit
     // code 1, never a stack trace; anything else is a bug and propagates.
     private static async Task<int> RunAsync(Func<Task<int>> work)
     {
@@ -161,7 +161,9 @@ internal static class ServeCommand
         }
         catch (Exception e) when (e is ServerInputException or IOException or UnauthorizedAccessException or ArgumentException)
         {
-            await Console.Error.WriteLineAsync(e.Message.ReplaceLineEndings(" "));
+            // An ArgumentException's message ends "(Parameter 'Url')": the setting is named in the words already.
+            var message = e is ArgumentException { ParamName: { } name } ? e.Message.Replace($" (Parameter '{name}')", "", StringComparison.Ordinal) : e.Message;
+            await Console.Error.WriteLineAsync(message.ReplaceLineEndings(" "));
             return 1;
         }
     }
