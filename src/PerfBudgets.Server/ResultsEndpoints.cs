@@ -96,12 +96,14 @@ internal static class ResultsEndpoints
         }
 
         await AuthorizeReadAsync(context, storage, project);
+        var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
         if (await storage.RunResultsAsync(project, commit, context.RequestAborted) is { } results)
         {
-            return Results.Text(results, "application/json");
+            return Results.Text(await HoldsTokenAsync(context, storage, project, options)
+                ? results
+                : AnonymousDetails.Cut(results, options.MaxAnonymousDetailLength), "application/json");
         }
 
-        var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
         var parents = context.Request.Query["parents"].ToString()
             .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         if (parents.Length > options.MaxParentsPerCommit)
@@ -198,6 +200,12 @@ internal static class ResultsEndpoints
                 reading ? $"The token is not one of project '{project}''s tokens." : $"The token is not project '{project}''s write token.");
         }
     }
+
+    // True when the request holds one of the project's tokens: always where reads need one (it was checked), else
+    // when a bearer token it sends is one.
+    private static async Task<bool> HoldsTokenAsync(HttpContext context, IResultsStorage storage, string project, ResultsServerOptions options) =>
+        options.ReadTokenRequired
+        || (BearerToken(context.Request) is { } presented && await IsProjectTokenAsync(storage, project, presented, reading: true, context.RequestAborted));
 
     // Reading takes the project's read-only token or its write token; writing only the write token.
     internal static async Task<bool> IsProjectTokenAsync(IResultsStorage storage, string project, string presented, bool reading, CancellationToken cancellationToken)

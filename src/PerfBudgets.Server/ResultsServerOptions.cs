@@ -200,6 +200,12 @@ internal sealed record ResultsServerOptions
     /// </summary>
     public const int MaxRetainDays = 36_500;
 
+    /// <summary>
+    /// The longest budget detail an anonymous reader of a public server is given in a baseline (<see cref="AnonymousDetails"/>):
+    /// 1,000 characters, several lines of a reason; a holder of one of the project's tokens reads it whole.
+    /// </summary>
+    public int MaxAnonymousDetailLength { get; init; } = 1_000;
+
     /// <summary>Throws when a setting is out of range, naming it (and its command-line option) and what it takes.</summary>
     public void Validate()
     {
@@ -229,6 +235,7 @@ internal sealed record ResultsServerOptions
         Positive(ChangePointRuns, nameof(ChangePointRuns));
         Positive(ChangePointWait.Ticks, nameof(ChangePointWait));
         Positive(RunsPerPage, nameof(RunsPerPage));
+        Positive(MaxAnonymousDetailLength, nameof(MaxAnonymousDetailLength));
         Positive(MaxConcurrentReads, nameof(MaxConcurrentReads));
         if (MaxQueuedReads < 0)
         {

@@ -34,6 +34,7 @@ internal static class ServeCommand
         var maxReads = Limit("--max-concurrent-reads", "How many reads (every request but an upload) are worked on at once; more wait in a queue.", defaults.MaxConcurrentReads);
         var maxQueued = Limit("--max-queued-reads", "How many reads may wait for a slot; past that a read is 503.", defaults.MaxQueuedReads);
         var runsPerPage = Limit("--runs-per-page", "How many runs a budget's dashboard page shows at a time.", defaults.RunsPerPage);
+        var maxAnonymousDetail = Limit("--max-anonymous-detail-length", "The longest budget detail (characters) an anonymous reader of a public server is given in a baseline; a token reads it whole.", defaults.MaxAnonymousDetailLength);
         var changePointRuns = Limit("--change-point-runs", "How many of a series' newest runs the change points are searched in.", defaults.ChangePointRuns);
         var certificateKey = new Option<string?>("--certificate-key") { Description = "The PEM private key of --certificate, where the certificate file does not hold it." };
         var url = new Option<string>("--url") { Description = "Where to listen.", DefaultValueFactory = _ => ResultsServerOptions.DefaultUrl };
@@ -54,7 +55,7 @@ internal static class ServeCommand
         };
         var command = new RootCommand("perfbudgets-server: the results server of PerfBudgets runs, uploaded from CI, kept in a database, served back as the baseline of any commit, with its dashboard.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken,
             budgets, budgetsProfile, shiftDefaults, postgresFile, trustedProxies, allowedHosts, certificate, certificateKey, retainDays, retainRuns, prune,
-            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns };
+            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns, maxAnonymousDetail };
         command.SetAction((parseResult, cancellationToken) => RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -94,6 +95,7 @@ internal static class ServeCommand
                 MaxQueuedReads = parseResult.GetValue(maxQueued),
                 RunsPerPage = parseResult.GetValue(runsPerPage),
                 ChangePointRuns = parseResult.GetValue(changePointRuns),
+                MaxAnonymousDetailLength = parseResult.GetValue(maxAnonymousDetail),
             };
             if (parseResult.GetValue(prune) && !options.Prunes)
             {
