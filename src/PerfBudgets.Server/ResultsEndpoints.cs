@@ -56,6 +56,21 @@ internal static class ResultsEndpoints
             throw new ServerInputException(StatusCodes.Status415UnsupportedMediaType, "An upload is JSON: send Content-Type: application/json.");
         }
 
+        if (context.Request.ContentLength > options.MaxUploadBytes)
+        {
+            throw TooLarge(options.MaxUploadBytes);
+        }
+
+        // Held until the run is written: the body, its parsed document and the results' text are all alive till then.
+        using var room = await context.RequestServices.GetRequiredService<UploadMemoryGate>()
+            .ReserveAsync(context.Request.ContentLength ?? options.MaxUploadBytes, options.UploadMemoryWait, context.RequestAborted);
+        if (room is null)
+        {
+            context.Response.Headers.RetryAfter = "5";
+            throw new ServerInputException(StatusCodes.Status503ServiceUnavailable,
+                $"The server holds as many uploads as it takes at once (MaxUploadBytesInFlight, {options.MaxUploadBytesInFlight} bytes); try again.");
+        }
+
         var body = await ReadBodyAsync(context.Request, options.MaxUploadBytes, context.RequestAborted);
         // The token is checked again as the run is written (in its transaction), not only before the body arrived: a
         // token revoked while a slow body was arriving stored its run anyway.
@@ -233,7 +248,8 @@ internal static class ResultsEndpoints
             throw TooLarge(maxBytes);
         }
 
-        using var buffer = new MemoryStream();
+        // Sized to the body when it is known: a stream that doubles as it grows holds up to twice the body.
+        using var buffer = new MemoryStream((int)Math.Min(request.ContentLength ?? 0, maxBytes));
         var chunk = new byte[81920];
         int read;
         while ((read = await request.Body.ReadAsync(chunk, cancellationToken)) > 0)

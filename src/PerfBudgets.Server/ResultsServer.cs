@@ -34,6 +34,9 @@ internal sealed class ResultsServer : IAsyncDisposable
     /// <summary>The change points kept between uploads (tests count its computations).</summary>
     internal Changes.ChangePointCache ChangePoints => _app.Services.GetRequiredService<Changes.ChangePointCache>();
 
+    /// <summary>The bound on upload bodies held at once (tests read its peak).</summary>
+    internal Upload.UploadMemoryGate Uploads => _app.Services.GetRequiredService<Upload.UploadMemoryGate>();
+
     /// <summary>The address actually bound (port 0 resolved), once started.</summary>
     public Uri Address => new(_app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First());
 
@@ -78,6 +81,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.WebHost.ConfigureKestrel(kestrel => kestrel.Limits.MaxRequestBodySize = options.MaxUploadBytes);
         builder.Services.AddSingleton<IResultsStorage>(storage);
         builder.Services.AddSingleton(options);
+        builder.Services.AddSingleton(new Upload.UploadMemoryGate(options.MaxUploadBytesInFlight));
         builder.Services.AddSingleton(thresholds);
         builder.Services.AddSingleton(new Changes.ChangePointCache(options.MaxCachedChangeSets, options.ChangePointWait));
         if (options.Prunes)

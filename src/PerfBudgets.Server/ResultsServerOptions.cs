@@ -22,6 +22,22 @@ internal sealed record ResultsServerOptions
     public long MaxUploadBytes { get; init; } = 8 * 1024 * 1024;
 
     /// <summary>
+    /// The most bytes of upload bodies the server holds at once (<see cref="Upload.UploadMemoryGate"/>): 8 MiB, one
+    /// upload of <see cref="MaxUploadBytes"/> or a hundred of this repository's (about 60 KB). An upload holds about
+    /// twelve times its body while it is parsed and written (the body, the results' text as read, as parsed and as the
+    /// database driver encodes it, and the collector's headroom): one 8 MB upload took the server from 75 MB to 180 MB
+    /// resident, so this bound keeps uploads to about a hundred MB above the server's own whatever arrives at once,
+    /// room on a small VM. More wait, oldest first, up to <see cref="UploadMemoryWait"/>.
+    /// </summary>
+    public long MaxUploadBytesInFlight { get; init; } = 8 * 1024 * 1024;
+
+    /// <summary>
+    /// How long an upload waits for room under <see cref="MaxUploadBytesInFlight"/> before it is 503 with
+    /// <c>Retry-After</c> (the tool tries again): 30 s, several large uploads' time.
+    /// </summary>
+    public TimeSpan UploadMemoryWait { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>
     /// Where the dashboard links a commit: a URL with <c>{commit}</c> in it (e.g.
     /// <c>https://github.com/org/repo/commit/{commit}</c>); null shows the hash without a link.
     /// </summary>
@@ -224,6 +240,8 @@ internal sealed record ResultsServerOptions
         }
 
         Positive(MaxUploadBytes, nameof(MaxUploadBytes));
+        Positive(MaxUploadBytesInFlight, nameof(MaxUploadBytesInFlight));
+        Positive(UploadMemoryWait.Ticks, nameof(UploadMemoryWait));
         Positive(MaxParentsPerCommit, nameof(MaxParentsPerCommit));
         Positive(MaxResultsPerUpload, nameof(MaxResultsPerUpload));
         Positive(MaxAncestryPerUpload, nameof(MaxAncestryPerUpload));
@@ -269,7 +287,7 @@ internal sealed record ResultsServerOptions
         {
             var option = System.Text.Json.JsonNamingPolicy.KebabCaseLower.ConvertName(name);
             var onCommandLine = name is nameof(AncestorSearchTimeout) or nameof(SignInLifetime) or nameof(MaxCachedChangeSets)
-                or nameof(ChangePointWait) or nameof(PruneInterval) ? "" : $" (--{option})";
+                or nameof(ChangePointWait) or nameof(PruneInterval) or nameof(UploadMemoryWait) ? "" : $" (--{option})";
             throw new ArgumentException($"{name} must be positive{onCommandLine}: it was {value}.", name);
         }
     }

@@ -38,6 +38,7 @@ internal static class ServeCommand
         var changePointRuns = Limit("--change-point-runs", "How many of a series' newest runs the change points are searched in.", defaults.ChangePointRuns);
         var certificateKey = new Option<string?>("--certificate-key") { Description = "The PEM private key of --certificate, where the certificate file does not hold it." };
         var url = new Option<string>("--url") { Description = "Where to listen.", DefaultValueFactory = _ => ResultsServerOptions.DefaultUrl };
+        var maxInFlight = new Option<long>("--max-upload-bytes-in-flight") { Description = "The most bytes of upload bodies held at once; more uploads wait (then 503).", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytesInFlight };
         var maxUpload = new Option<long>("--max-upload-bytes") { Description = "The largest upload accepted, in bytes.", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytes };
         var readTokenRequired = new Option<bool>("--read-token-required") { Description = "Reads (baseline, budgets, series, dashboard) need the project's token too; by default reading is public." };
         var commitUrl = new Option<string?>("--commit-url-template") { Description = "Where the dashboard links a commit, {commit} replaced by its hash, e.g. https://github.com/org/repo/commit/{commit}." };
@@ -55,7 +56,7 @@ internal static class ServeCommand
         };
         var command = new RootCommand("perfbudgets-server: the results server of PerfBudgets runs, uploaded from CI, kept in a database, served back as the baseline of any commit, with its dashboard.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken,
             budgets, budgetsProfile, shiftDefaults, postgresFile, trustedProxies, allowedHosts, certificate, certificateKey, retainDays, retainRuns, prune,
-            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns, maxAnonymousDetail };
+            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns, maxAnonymousDetail, maxInFlight };
         command.SetAction((parseResult, cancellationToken) => RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -96,6 +97,7 @@ internal static class ServeCommand
                 RunsPerPage = parseResult.GetValue(runsPerPage),
                 ChangePointRuns = parseResult.GetValue(changePointRuns),
                 MaxAnonymousDetailLength = parseResult.GetValue(maxAnonymousDetail),
+                MaxUploadBytesInFlight = parseResult.GetValue(maxInFlight),
             };
             if (parseResult.GetValue(prune) && !options.Prunes)
             {
