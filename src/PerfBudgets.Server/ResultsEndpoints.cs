@@ -218,7 +218,7 @@ internal static class ResultsEndpoints
 
     // True when the request holds one of the project's tokens: always where reads need one (it was checked), else
     // when a bearer token it sends is one.
-    private static async Task<bool> HoldsTokenAsync(HttpContext context, IResultsStorage storage, string project, ResultsServerOptions options) =>
+    internal static async Task<bool> HoldsTokenAsync(HttpContext context, IResultsStorage storage, string project, ResultsServerOptions options) =>
         options.ReadTokenRequired
         || (BearerToken(context.Request) is { } presented && await IsProjectTokenAsync(storage, project, presented, reading: true, context.RequestAborted));
 

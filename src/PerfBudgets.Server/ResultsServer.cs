@@ -34,6 +34,9 @@ internal sealed class ResultsServer : IAsyncDisposable
     /// <summary>The change points kept between uploads (tests count its computations).</summary>
     internal Changes.ChangePointCache ChangePoints => _app.Services.GetRequiredService<Changes.ChangePointCache>();
 
+    /// <summary>The server's services (tests reach its singletons).</summary>
+    internal IServiceProvider Services => _app.Services;
+
     /// <summary>The bound on upload bodies held at once (tests read its peak).</summary>
     internal Upload.UploadMemoryGate Uploads => _app.Services.GetRequiredService<Upload.UploadMemoryGate>();
 
@@ -82,6 +85,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.Services.AddSingleton<IResultsStorage>(storage);
         builder.Services.AddSingleton(options);
         builder.Services.AddSingleton(new Upload.UploadMemoryGate(options.MaxUploadBytesInFlight));
+        builder.Services.AddSingleton(new Changes.AnonymousComputations(options.MaxAnonymousComputations));
         builder.Services.AddSingleton(thresholds);
         builder.Services.AddSingleton(new Changes.ChangePointCache(options.MaxCachedChangeSets, options.ChangePointWait));
         if (options.Prunes)

@@ -222,6 +222,14 @@ internal sealed record ResultsServerOptions
     /// </summary>
     public int MaxAnonymousDetailLength { get; init; } = 1_000;
 
+    /// <summary>
+    /// How many change-point searches with a reader's own settings (<c>minRuns</c>, <c>minShift</c>) readers without a
+    /// token may have running at once (<see cref="Changes.AnonymousComputations"/>): 1, so that they take at most one
+    /// core of a small machine and one read slot; more are 429 at once. The server's own settings are searched once per
+    /// upload and kept, for anyone; a holder of the project's token is not limited by this.
+    /// </summary>
+    public int MaxAnonymousComputations { get; init; } = 1;
+
     /// <summary>Throws when a setting is out of range, naming it (and its command-line option) and what it takes.</summary>
     public void Validate()
     {
@@ -254,6 +262,7 @@ internal sealed record ResultsServerOptions
         Positive(ChangePointWait.Ticks, nameof(ChangePointWait));
         Positive(RunsPerPage, nameof(RunsPerPage));
         Positive(MaxAnonymousDetailLength, nameof(MaxAnonymousDetailLength));
+        Positive(MaxAnonymousComputations, nameof(MaxAnonymousComputations));
         Positive(MaxConcurrentReads, nameof(MaxConcurrentReads));
         if (MaxQueuedReads < 0)
         {

@@ -35,6 +35,7 @@ internal static class ServeCommand
         var maxQueued = Limit("--max-queued-reads", "How many reads may wait for a slot; past that a read is 503.", defaults.MaxQueuedReads);
         var runsPerPage = Limit("--runs-per-page", "How many runs a budget's dashboard page shows at a time.", defaults.RunsPerPage);
         var maxAnonymousDetail = Limit("--max-anonymous-detail-length", "The longest budget detail (characters) an anonymous reader of a public server is given in a baseline; a token reads it whole.", defaults.MaxAnonymousDetailLength);
+        var maxAnonymousComputations = Limit("--max-anonymous-computations", "How many change-point searches with a reader's own minRuns or minShift readers without a token may have running at once; more are 429.", defaults.MaxAnonymousComputations);
         var changePointRuns = Limit("--change-point-runs", "How many of a series' newest runs the change points are searched in.", defaults.ChangePointRuns);
         var certificateKey = new Option<string?>("--certificate-key") { Description = "The PEM private key of --certificate, where the certificate file does not hold it." };
         var url = new Option<string>("--url") { Description = "Where to listen.", DefaultValueFactory = _ => ResultsServerOptions.DefaultUrl };
@@ -56,7 +57,7 @@ internal static class ServeCommand
         };
         var command = new RootCommand("perfbudgets-server: the results server of PerfBudgets runs, uploaded from CI, kept in a database, served back as the baseline of any commit, with its dashboard.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken,
             budgets, budgetsProfile, shiftDefaults, postgresFile, trustedProxies, allowedHosts, certificate, certificateKey, retainDays, retainRuns, prune,
-            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns, maxAnonymousDetail, maxInFlight };
+            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns, maxAnonymousDetail, maxInFlight, maxAnonymousComputations };
         command.SetAction((parseResult, cancellationToken) => RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -98,6 +99,7 @@ internal static class ServeCommand
                 ChangePointRuns = parseResult.GetValue(changePointRuns),
                 MaxAnonymousDetailLength = parseResult.GetValue(maxAnonymousDetail),
                 MaxUploadBytesInFlight = parseResult.GetValue(maxInFlight),
+                MaxAnonymousComputations = parseResult.GetValue(maxAnonymousComputations),
             };
             if (parseResult.GetValue(prune) && !options.Prunes)
             {
