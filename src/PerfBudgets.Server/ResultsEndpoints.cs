@@ -56,6 +56,21 @@ internal static class ResultsEndpoints
             throw new ServerInputException(StatusCodes.Status415UnsupportedMediaType, "An upload is JSON: send Content-Type: application/json.");
         }
 
+        if (context.Request.ContentLength > options.MaxUploadBytes)
+        {
+            throw TooLarge(options.MaxUploadBytes);
+        }
+
+        // Held until the run is written: the body, its parsed document and the results' text are all alive till then.
+        using var room = await context.RequestServices.GetRequiredService<UploadMemoryGate>()
+            .ReserveAsync(context.Request.ContentLength ?? options.MaxUploadBytes, options.UploadMemoryWait, context.RequestAborted);
+        if (room is null)
+        {
+            context.Response.Headers.RetryAfter = "5";
+            throw new ServerInputException(StatusCodes.Status503ServiceUnavailable,
+                $"The server holds as many uploads as it takes at once (MaxUploadBytesInFlight, {options.MaxUploadBytesInFlight} bytes); try again.");
+        }
+
         var body = await ReadBodyAsync(context.Request, options.MaxUploadBytes, context.RequestAborted);
         // The token is checked again as the run is written (in its transaction), not only before the body arrived: a
         // token revoked while a slow body was arriving stored its run anyway.
@@ -96,12 +111,14 @@ internal static class ResultsEndpoints
         }
 
         await AuthorizeReadAsync(context, storage, project);
+        var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
         if (await storage.RunResultsAsync(project, commit, context.RequestAborted) is { } results)
         {
-            return Results.Text(results, "application/json");
+            return Results.Text(await HoldsTokenAsync(context, storage, project, options)
+                ? results
+                : AnonymousDetails.Cut(results, options.MaxAnonymousDetailLength), "application/json");
         }
 
-        var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
         var parents = context.Request.Query["parents"].ToString()
             .Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
         if (parents.Length > options.MaxParentsPerCommit)
@@ -199,6 +216,12 @@ internal static class ResultsEndpoints
         }
     }
 
+    // True when the request holds one of the project's tokens: always where reads need one (it was checked), else
+    // when a bearer token it sends is one.
+    internal static async Task<bool> HoldsTokenAsync(HttpContext context, IResultsStorage storage, string project, ResultsServerOptions options) =>
+        options.ReadTokenRequired
+        || (BearerToken(context.Request) is { } presented && await IsProjectTokenAsync(storage, project, presented, reading: true, context.RequestAborted));
+
     // Reading takes the project's read-only token or its write token; writing only the write token.
     internal static async Task<bool> IsProjectTokenAsync(IResultsStorage storage, string project, string presented, bool reading, CancellationToken cancellationToken)
     {
@@ -225,7 +248,8 @@ internal static class ResultsEndpoints
             throw TooLarge(maxBytes);
         }
 
-        using var buffer = new MemoryStream();
+        // Sized to the body when it is known: a stream that doubles as it grows holds up to twice the body.
+        using var buffer = new MemoryStream((int)Math.Min(request.ContentLength ?? 0, maxBytes));
         var chunk = new byte[81920];
         int read;
         while ((read = await request.Body.ReadAsync(chunk, cancellationToken)) > 0)

@@ -34,19 +34,39 @@ internal sealed class ResultsServer : IAsyncDisposable
     /// <summary>The change points kept between uploads (tests count its computations).</summary>
     internal Changes.ChangePointCache ChangePoints => _app.Services.GetRequiredService<Changes.ChangePointCache>();
 
+    /// <summary>The server's services (tests reach its singletons).</summary>
+    internal IServiceProvider Services => _app.Services;
+
+    /// <summary>The bound on upload bodies held at once (tests read its peak).</summary>
+    internal Upload.UploadMemoryGate Uploads => _app.Services.GetRequiredService<Upload.UploadMemoryGate>();
+
     /// <summary>The address actually bound (port 0 resolved), once started.</summary>
     public Uri Address => new(_app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First());
 
     /// <summary>Opens (and migrates) the database and builds the app; nothing listens until <see cref="StartAsync"/>.</summary>
-    public static ResultsServer Create(ResultsServerOptions options)
+    public static ResultsServer Create(ResultsServerOptions options) => Create(options, logs: null);
+
+    /// <summary>As <see cref="Create(ResultsServerOptions)"/>, with <paramref name="logs"/> also given the server's log (tests read it).</summary>
+    internal static ResultsServer Create(ResultsServerOptions options, ILoggerProvider? logs)
     {
         ArgumentNullException.ThrowIfNull(options);
         options.Validate();
-        AdoResultsStorage storage = options.PostgresConnectionString is { } postgres
-            ? new PostgresResultsStorage(postgres)
-            : new SqliteResultsStorage(options.DatabasePath);
+        var thresholds = new Changes.ShiftThresholds(options.BudgetsFile is { } budgets ? LoadBudgets(budgets, options.BudgetsProfile) : null,
+            options.ShiftDefaults);
+        var storage = OpenStorage(options);
         var builder = WebApplication.CreateSlimBuilder();
+        // Errors alone, on standard error: the host's informational lines are noise to an operator, a 500's cause is not.
         builder.Logging.ClearProviders();
+        builder.Logging.SetMinimumLevel(LogLevel.Error);
+        // A start that fails is the command's one line (ServerInputException), not the host's stack trace as well.
+        builder.Logging.AddFilter("Microsoft.Extensions.Hosting", LogLevel.None);
+        builder.Logging.AddSimpleConsole(console => console.SingleLine = true);
+        builder.Services.Configure<Microsoft.Extensions.Logging.Console.ConsoleLoggerOptions>(console => console.LogToStandardErrorThreshold = LogLevel.Trace);
+        if (logs is not null)
+        {
+            builder.Logging.AddProvider(logs);
+        }
+
         // The slim builder leaves out Kestrel's HTTPS configuration: without it an https:// URL finds no certificate.
         builder.WebHost.UseKestrelHttpsConfiguration();
         if (options.CertificatePath is { } certificate)
@@ -64,9 +84,9 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.WebHost.ConfigureKestrel(kestrel => kestrel.Limits.MaxRequestBodySize = options.MaxUploadBytes);
         builder.Services.AddSingleton<IResultsStorage>(storage);
         builder.Services.AddSingleton(options);
-        builder.Services.AddSingleton(new Changes.ShiftThresholds(
-            options.BudgetsFile is { } budgets ? PerfBudgets.Budgets.BudgetBook.Load(budgets, options.BudgetsProfile) : null,
-            options.ShiftDefaults));
+        builder.Services.AddSingleton(new Upload.UploadMemoryGate(options.MaxUploadBytesInFlight));
+        builder.Services.AddSingleton(new Changes.AnonymousComputations(options.MaxAnonymousComputations));
+        builder.Services.AddSingleton(thresholds);
         builder.Services.AddSingleton(new Changes.ChangePointCache(options.MaxCachedChangeSets, options.ChangePointWait));
         if (options.Prunes)
         {
@@ -96,6 +116,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         }
 
         var app = builder.Build();
+        UnhandledErrors.Use(app);
         if (options.TrustedProxies.Count > 0)
         {
             app.UseForwardedHeaders(ForwardedHeaders(options.TrustedProxies));
@@ -115,6 +136,68 @@ internal sealed class ResultsServer : IAsyncDisposable
         Changes.ChangesEndpoints.Map(app);
         return new ResultsServer(app, storage, options.Url);
     }
+
+    // The database, opened and migrated: one that cannot be opened is the operator's input, said as the setting that
+    // named it and what to do, not a driver's stack trace.
+    private static AdoResultsStorage OpenStorage(ResultsServerOptions options)
+    {
+        if (options.PostgresConnectionString is { } postgres)
+        {
+            try
+            {
+                return new PostgresResultsStorage(postgres);
+            }
+            catch (Exception e) when (e is System.Data.Common.DbException or System.Net.Sockets.SocketException or TimeoutException)
+            {
+                var named = new Npgsql.NpgsqlConnectionStringBuilder(postgres);
+                throw new ServerInputException(StatusCodes.Status400BadRequest,
+                    $"--postgres: PostgreSQL {named.Host}:{named.Port}/{named.Database} could not be opened ({OneLine(e)}); check that it runs and that the host, port, database and user (and the password in --postgres-file or PERFBUDGETS_POSTGRES) are right.", e);
+            }
+        }
+
+        var path = Path.GetFullPath(options.DatabasePath);
+        if (Directory.Exists(path))
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"--database '{path}' is a folder; name a file in it, e.g. --database {Path.Combine(path, "perfbudgets.db")}.");
+        }
+
+        if (Path.GetDirectoryName(path) is { } folder && !Directory.Exists(folder))
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"--database '{path}': its folder '{folder}' does not exist; create it (the file is created on start) or name a file in a folder that does.");
+        }
+
+        try
+        {
+            return new SqliteResultsStorage(path);
+        }
+        catch (Microsoft.Data.Sqlite.SqliteException e) when (e.SqliteErrorCode is 26 /* SQLITE_NOTADB */ or 11 /* SQLITE_CORRUPT */)
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"--database '{path}' is not a SQLite database ({OneLine(e)}); name the server's own file, or a new one to start empty.", e);
+        }
+        catch (Microsoft.Data.Sqlite.SqliteException e)
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"--database '{path}' could not be opened ({OneLine(e)}); check that the server may read and write it and its folder.", e);
+        }
+    }
+
+    private static PerfBudgets.Budgets.BudgetBook LoadBudgets(string path, string profile)
+    {
+        try
+        {
+            return PerfBudgets.Budgets.BudgetBook.Load(path, profile);
+        }
+        catch (PerfBudgets.Budgets.PerfBudgetsException e)
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"--budgets '{Path.GetFullPath(path)}' cannot be read: {OneLine(e)} Give the project's budgets.json, as the gate reads it.", e);
+        }
+    }
+
+    private static string OneLine(Exception e) => e.Message.ReplaceLineEndings(" ").Trim();
 
     // Every request but an upload shares one concurrency limit; uploads are never queued behind readers.
     private static PartitionedRateLimiter<HttpContext> ReadLimiter(ResultsServerOptions options) =>
@@ -163,6 +246,12 @@ internal sealed class ResultsServer : IAsyncDisposable
         {
             await _app.StartAsync(cancellationToken);
             _started = true;
+        }
+        catch (NotSupportedException e) when (_url.Contains("https://", StringComparison.OrdinalIgnoreCase))
+        {
+            // A PEM certificate given without its key: TLS needs the private key.
+            throw new ServerInputException(StatusCodes.Status400BadRequest,
+                $"{_url} is https, and the certificate has no private key: give --certificate-key FILE (the PEM key of --certificate), or a PFX holding both. Kestrel: {e.Message.ReplaceLineEndings(" ")}", e);
         }
         catch (Exception e) when (e is InvalidOperationException or System.Security.Cryptography.CryptographicException
             && _url.Contains("https://", StringComparison.OrdinalIgnoreCase))

@@ -22,6 +22,22 @@ internal sealed record ResultsServerOptions
     public long MaxUploadBytes { get; init; } = 8 * 1024 * 1024;
 
     /// <summary>
+    /// The most bytes of upload bodies the server holds at once (<see cref="Upload.UploadMemoryGate"/>): 8 MiB, one
+    /// upload of <see cref="MaxUploadBytes"/> or a hundred of this repository's (about 60 KB). An upload holds about
+    /// twelve times its body while it is parsed and written (the body, the results' text as read, as parsed and as the
+    /// database driver encodes it, and the collector's headroom): one 8 MB upload took the server from 75 MB to 180 MB
+    /// resident, so this bound keeps uploads to about a hundred MB above the server's own whatever arrives at once,
+    /// room on a small VM. More wait, oldest first, up to <see cref="UploadMemoryWait"/>.
+    /// </summary>
+    public long MaxUploadBytesInFlight { get; init; } = 8 * 1024 * 1024;
+
+    /// <summary>
+    /// How long an upload waits for room under <see cref="MaxUploadBytesInFlight"/> before it is 503 with
+    /// <c>Retry-After</c> (the tool tries again): 30 s, several large uploads' time.
+    /// </summary>
+    public TimeSpan UploadMemoryWait { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>
     /// Where the dashboard links a commit: a URL with <c>{commit}</c> in it (e.g.
     /// <c>https://github.com/org/repo/commit/{commit}</c>); null shows the hash without a link.
     /// </summary>
@@ -194,10 +210,46 @@ internal sealed record ResultsServerOptions
     /// <summary>How many reads may wait for one of <see cref="MaxConcurrentReads"/>: 256; past that a read is 503 with <c>Retry-After</c>.</summary>
     public int MaxQueuedReads { get; init; } = 256;
 
-    /// <summary>Throws when a setting is out of range, naming it.</summary>
+    /// <summary>
+    /// The most days <see cref="RetainDays"/> may keep: 36,500, a hundred years. Past about ten thousand years the cut-off
+    /// date is before year 1, which failed the start with "Value to add was out of range".
+    /// </summary>
+    public const int MaxRetainDays = 36_500;
+
+    /// <summary>
+    /// The longest budget detail an anonymous reader of a public server is given in a baseline (<see cref="AnonymousDetails"/>):
+    /// 1,000 characters, several lines of a reason; a holder of one of the project's tokens reads it whole.
+    /// </summary>
+    public int MaxAnonymousDetailLength { get; init; } = 1_000;
+
+    /// <summary>
+    /// How many change-point searches with a reader's own settings (<c>minRuns</c>, <c>minShift</c>) readers without a
+    /// token may have running at once (<see cref="Changes.AnonymousComputations"/>): 1, so that they take at most one
+    /// core of a small machine and one read slot; more are 429 at once. The server's own settings are searched once per
+    /// upload and kept, for anyone; a holder of the project's token is not limited by this.
+    /// </summary>
+    public int MaxAnonymousComputations { get; init; } = 1;
+
+    /// <summary>Throws when a setting is out of range, naming it (and its command-line option) and what it takes.</summary>
     public void Validate()
     {
+        foreach (var url in Url.Split(';', StringSplitOptions.TrimEntries))
+        {
+            // Kestrel would refuse these only as the server starts, with a stack trace.
+            if (!Uri.TryCreate(url, UriKind.Absolute, out var parsed) || parsed.Scheme is not ("http" or "https"))
+            {
+                throw new ArgumentException($"Url (--url) '{url}' is not an http:// or https:// URL; give one such as {DefaultUrl} (port 0 picks a free port).", nameof(Url));
+            }
+        }
+
+        if (RetainDays is > MaxRetainDays)
+        {
+            throw new ArgumentException($"RetainDays (--retain-days) is {RetainDays}; it takes 1 to {MaxRetainDays:N0} (a hundred years), or leave it out to keep every run.", nameof(RetainDays));
+        }
+
         Positive(MaxUploadBytes, nameof(MaxUploadBytes));
+        Positive(MaxUploadBytesInFlight, nameof(MaxUploadBytesInFlight));
+        Positive(UploadMemoryWait.Ticks, nameof(UploadMemoryWait));
         Positive(MaxParentsPerCommit, nameof(MaxParentsPerCommit));
         Positive(MaxResultsPerUpload, nameof(MaxResultsPerUpload));
         Positive(MaxAncestryPerUpload, nameof(MaxAncestryPerUpload));
@@ -209,10 +261,12 @@ internal sealed record ResultsServerOptions
         Positive(ChangePointRuns, nameof(ChangePointRuns));
         Positive(ChangePointWait.Ticks, nameof(ChangePointWait));
         Positive(RunsPerPage, nameof(RunsPerPage));
+        Positive(MaxAnonymousDetailLength, nameof(MaxAnonymousDetailLength));
+        Positive(MaxAnonymousComputations, nameof(MaxAnonymousComputations));
         Positive(MaxConcurrentReads, nameof(MaxConcurrentReads));
         if (MaxQueuedReads < 0)
         {
-            throw new ArgumentOutOfRangeException(nameof(MaxQueuedReads), MaxQueuedReads, "MaxQueuedReads cannot be negative.");
+            throw new ArgumentException($"MaxQueuedReads (--max-queued-reads) is {MaxQueuedReads}; it takes 0 or more.", nameof(MaxQueuedReads));
         }
 
         Positive(PruneInterval.Ticks, nameof(PruneInterval));
@@ -235,11 +289,15 @@ internal sealed record ResultsServerOptions
         }
     }
 
+    // The setting named as a command-line option too (MaxUploadBytes: --max-upload-bytes) where the command has it.
     private static void Positive(long value, string name)
     {
         if (value <= 0)
         {
-            throw new ArgumentOutOfRangeException(name, value, $"{name} must be positive.");
+            var option = System.Text.Json.JsonNamingPolicy.KebabCaseLower.ConvertName(name);
+            var onCommandLine = name is nameof(AncestorSearchTimeout) or nameof(SignInLifetime) or nameof(MaxCachedChangeSets)
+                or nameof(ChangePointWait) or nameof(PruneInterval) or nameof(UploadMemoryWait) ? "" : $" (--{option})";
+            throw new ArgumentException($"{name} must be positive{onCommandLine}: it was {value}.", name);
         }
     }
 }

@@ -11,6 +11,6 @@ internal sealed class ServerInputException : Exception
     public ServerInputException(int statusCode, string message, Exception innerException) : base(message, innerException) =>
         StatusCode = statusCode;
 
-    /// <summary>The HTTP status of the refusal (400, 401, 403, 404, 413 or 415).</summary>
+    /// <summary>The HTTP status of the refusal (400, 401, 403, 404, 413, 415, or 503 when the server has no room for an upload).</summary>
     public int StatusCode { get; }
 }

@@ -19,6 +19,7 @@ public abstract class ResultsServerFiguresAndNamesTests
     [InlineData("Infinity", "fail")]
     [InlineData("-Infinity", "pass")]
     [InlineData(null, "not-measured")] // absent
+    [InlineData("null", "not-measured")] // "measured": null
     public async Task A_figure_that_is_not_finite_is_stored_as_not_measured_and_every_read_answers(string? measured, string verdict)
     {
         await using var server = await RunningResultsServer.StartAsync(postgres: Postgres);
@@ -29,6 +30,10 @@ public abstract class ResultsServerFiguresAndNamesTests
         if (measured is null)
         {
             entry.Remove("measured");
+        }
+        else if (measured == "null")
+        {
+            entry["measured"] = null;
         }
         else
         {
@@ -53,6 +58,12 @@ public abstract class ResultsServerFiguresAndNamesTests
         budgetPage.Should().Contain("not measured").And.NotContain("NaN");
         baseline.StatusCode.Should().Be(HttpStatusCode.OK);
         changes.StatusCode.Should().Be(HttpStatusCode.OK);
+        if (measured == "null")
+        {
+            // Served back as the gate writes a budget it could not measure, which PERF_BASELINE reads.
+            var served = PerfBudgets.Reporting.Storage.ResultStore.Parse(await baseline.Content.ReadAsStringAsync(TestContext.Current.CancellationToken));
+            double.IsNaN(served[0].Measured).Should().BeTrue();
+        }
     }
 
     private static (string What, Action<JsonObject> Break, string Field)[] BadNames =>
@@ -83,6 +94,29 @@ public abstract class ResultsServerFiguresAndNamesTests
             (await ResultsServerUploadTests.ProblemDetail(response)).Should().Contain(field, what);
         }
 
+        (await server.CountAsync()).Should().Be((0, 0));
+    }
+
+    // A lone surrogate in a property name: the name a field is looked up by, not its value.
+    [Theory]
+    [InlineData("commit", "{\"comm\\ud800it\": \"a1\", ")]
+    [InlineData("a result's kind", "{\"commit\": \"a1\", ")]
+    [InlineData("an ancestry entry's parents", "{\"commit\": \"a1\", \"ancestry\": [{\"commit\": \"g1\", \"paren\\ud800ts\": [\"g0\"]}], ")]
+    public async Task A_lone_surrogate_in_a_property_name_is_400_naming_it_and_stores_nothing(string what, string start)
+    {
+        await using var server = await RunningResultsServer.StartAsync(postgres: Postgres);
+        var body = RunningResultsServer.UploadBody("a1");
+        body.Remove("commit");
+        var text = start + body.ToJsonString()[1..];
+        if (what == "a result's kind")
+        {
+            text = text.Replace("\"kind\"", "\"kin\\udc00d\"", StringComparison.Ordinal);
+        }
+
+        using var response = await server.UploadAsync(text);
+
+        response.StatusCode.Should().Be(HttpStatusCode.BadRequest, what);
+        (await ResultsServerUploadTests.ProblemDetail(response)).Should().Contain("property name", what).And.Contain("lone UTF-16 surrogate", what);
         (await server.CountAsync()).Should().Be((0, 0));
     }
 

@@ -36,7 +36,7 @@ internal sealed class RunningResultsServer : IAsyncDisposable
 
     public static async Task<RunningResultsServer> StartAsync(long maxUploadBytes = 8 * 1024 * 1024, bool readTokenRequired = false,
         PostgresCluster? postgres = null, string? commitUrlTemplate = null, string? budgetsJson = null,
-        Func<ResultsServerOptions, ResultsServerOptions>? configure = null)
+        Func<ResultsServerOptions, ResultsServerOptions>? configure = null, Microsoft.Extensions.Logging.ILoggerProvider? logs = null)
     {
         var connectionString = postgres is null ? null : await postgres.NewDatabaseAsync();
         var folder = Directory.CreateTempSubdirectory("perfbudgets-server-").FullName;
@@ -57,7 +57,7 @@ internal sealed class RunningResultsServer : IAsyncDisposable
             ReadTokenRequired = readTokenRequired,
             BudgetsFile = budgetsFile,
         };
-        var server = ResultsServer.Create(configure is null ? options : configure(options));
+        var server = ResultsServer.Create(configure is null ? options : configure(options), logs);
         await server.StartAsync();
         var token = ProjectToken.NewToken();
         await server.Storage.CreateProjectAsync(Project, ProjectToken.Hash(token), TestContext.Current.CancellationToken);

@@ -11,7 +11,9 @@ namespace PerfBudgets.Server.Changes;
 /// <c>GET /api/projects/{project}/changes?branch=main[&amp;last=N][&amp;minRuns=5][&amp;minShift=0.1]</c>: the change
 /// points of the project's timed budgets on the branch (<see cref="ProjectChanges"/>). Without <c>minShift</c> each
 /// budget takes its own smallest step (<see cref="ShiftThresholds"/>), and the answer's <c>minShift</c> is null. Read
-/// access as the other reads. Computed once per upload (<see cref="ChangePointCache"/>), not per request.
+/// access as the other reads. The server's own settings are computed once per upload (<see cref="ChangePointCache"/>),
+/// not per request; a reader's own <c>minRuns</c> or <c>minShift</c> per request, for a reader without a token at most
+/// <see cref="ResultsServerOptions.MaxAnonymousComputations"/> at once (<see cref="AnonymousComputations"/>).
 /// </summary>
 internal static class ChangesEndpoints
 {
@@ -55,12 +57,30 @@ internal static class ChangesEndpoints
         }
 
         var thresholds = context.RequestServices.GetRequiredService<ShiftThresholds>();
-        var cache = context.RequestServices.GetRequiredService<ChangePointCache>();
-        var question = string.Create(CultureInfo.InvariantCulture, $"changes\n{project}\n{branch}\n{last}\n{settings.MinSegmentLength}\n{settings.MinRelativeShift:R}");
-        // Not the request's cancellation: the computation may be shared with other requests asking the same.
-        var changes = await cache.GetOrComputeAsync(question, await storage.RunsVersionAsync(project, context.RequestAborted),
-            () => ProjectChanges.FindAsync(storage, project, branch, last, new ChangePointFinder(settings), thresholds,
-                searched, CancellationToken.None));
+        var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
+        IReadOnlyList<BudgetChange> changes;
+        if (settings == ChangePointSettings.Default)
+        {
+            // The server's own question: computed once per upload and shared, so not stopped when one reader goes.
+            // `last` filters the answer rather than being part of the question, so that it makes no computation of its own.
+            var cache = context.RequestServices.GetRequiredService<ChangePointCache>();
+            var all = await cache.GetOrComputeAsync($"changes\n{project}\n{branch}", await storage.RunsVersionAsync(project, context.RequestAborted),
+                () => ProjectChanges.FindAsync(storage, project, branch, null, new ChangePointFinder(settings), thresholds, searched, CancellationToken.None));
+            changes = last is { } n ? [.. all.Where(c => c.RunsAfter <= n)] : all;
+        }
+        else
+        {
+            // A question of the reader's own settings is computed for it alone and kept by no cache (each new minShift
+            // would be a search, and a crowd of them would push the shared answers out), and stops when the reader goes.
+            // Anonymous ones take one of few slots (MaxAnonymousComputations) or are 429 at once: they never wait in
+            // the read queue and the cores that the team's reads need.
+            using var slot = await ResultsEndpoints.HoldsTokenAsync(context, storage, project, options)
+                ? null
+                : context.RequestServices.GetRequiredService<AnonymousComputations>().TryEnter()
+                    ?? throw TooMany(context, options);
+            changes = await ProjectChanges.FindAsync(storage, project, branch, last, new ChangePointFinder(settings), thresholds, searched, context.RequestAborted);
+        }
+
         return Results.Json(new
         {
             project,
@@ -70,6 +90,13 @@ internal static class ChangesEndpoints
             minShift = settings.MinRelativeShift,
             changes,
         });
+    }
+
+    private static ServerInputException TooMany(HttpContext context, ResultsServerOptions options)
+    {
+        context.Response.Headers.RetryAfter = "1";
+        return new ServerInputException(StatusCodes.Status429TooManyRequests,
+            $"The server is answering as many change-point questions with settings of their own (minRuns, minShift) for readers without a token as it takes at once ({options.MaxAnonymousComputations}, MaxAnonymousComputations): ask without them for the server's own, which are kept, try again, or send the project's read token.");
     }
 
     private static int Positive(string name, string value) =>

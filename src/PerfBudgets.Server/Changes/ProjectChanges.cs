@@ -23,6 +23,8 @@ internal static class ProjectChanges
         var changes = new List<BudgetChange>();
         foreach (var budget in await storage.GetLatestAsync(project, branch, cancellationToken))
         {
+            // A search is CPU between its reads: a reader who has gone stops it here, budget by budget.
+            cancellationToken.ThrowIfCancellationRequested();
             var (minShift, minAbsolute, source) = MinShift(finder, thresholds, budget.Budget, budget.Kind,
                 ShiftThresholds.Recorded(budget.Noise, budget.NoiseAbsolute));
             if (!ChangePointFinder.IsTimed(budget.Kind) || double.IsPositiveInfinity(minShift))

@@ -34,9 +34,12 @@ internal static class ServeCommand
         var maxReads = Limit("--max-concurrent-reads", "How many reads (every request but an upload) are worked on at once; more wait in a queue.", defaults.MaxConcurrentReads);
         var maxQueued = Limit("--max-queued-reads", "How many reads may wait for a slot; past that a read is 503.", defaults.MaxQueuedReads);
         var runsPerPage = Limit("--runs-per-page", "How many runs a budget's dashboard page shows at a time.", defaults.RunsPerPage);
+        var maxAnonymousDetail = Limit("--max-anonymous-detail-length", "The longest budget detail (characters) an anonymous reader of a public server is given in a baseline; a token reads it whole.", defaults.MaxAnonymousDetailLength);
+        var maxAnonymousComputations = Limit("--max-anonymous-computations", "How many change-point searches with a reader's own minRuns or minShift readers without a token may have running at once; more are 429.", defaults.MaxAnonymousComputations);
         var changePointRuns = Limit("--change-point-runs", "How many of a series' newest runs the change points are searched in.", defaults.ChangePointRuns);
         var certificateKey = new Option<string?>("--certificate-key") { Description = "The PEM private key of --certificate, where the certificate file does not hold it." };
         var url = new Option<string>("--url") { Description = "Where to listen.", DefaultValueFactory = _ => ResultsServerOptions.DefaultUrl };
+        var maxInFlight = new Option<long>("--max-upload-bytes-in-flight") { Description = "The most bytes of upload bodies held at once; more uploads wait (then 503).", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytesInFlight };
         var maxUpload = new Option<long>("--max-upload-bytes") { Description = "The largest upload accepted, in bytes.", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytes };
         var readTokenRequired = new Option<bool>("--read-token-required") { Description = "Reads (baseline, budgets, series, dashboard) need the project's token too; by default reading is public." };
         var commitUrl = new Option<string?>("--commit-url-template") { Description = "Where the dashboard links a commit, {commit} replaced by its hash, e.g. https://github.com/org/repo/commit/{commit}." };
@@ -54,7 +57,7 @@ internal static class ServeCommand
         };
         var command = new RootCommand("perfbudgets-server: the results server of PerfBudgets runs, uploaded from CI, kept in a database, served back as the baseline of any commit, with its dashboard.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken,
             budgets, budgetsProfile, shiftDefaults, postgresFile, trustedProxies, allowedHosts, certificate, certificateKey, retainDays, retainRuns, prune,
-            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns };
+            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns, maxAnonymousDetail, maxInFlight, maxAnonymousComputations };
         command.SetAction((parseResult, cancellationToken) => RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -94,6 +97,9 @@ internal static class ServeCommand
                 MaxQueuedReads = parseResult.GetValue(maxQueued),
                 RunsPerPage = parseResult.GetValue(runsPerPage),
                 ChangePointRuns = parseResult.GetValue(changePointRuns),
+                MaxAnonymousDetailLength = parseResult.GetValue(maxAnonymousDetail),
+                MaxUploadBytesInFlight = parseResult.GetValue(maxInFlight),
+                MaxAnonymousComputations = parseResult.GetValue(maxAnonymousComputations),
             };
             if (parseResult.GetValue(prune) && !options.Prunes)
             {
@@ -151,7 +157,7 @@ internal static class ServeCommand
         return command;
     }
 
-    // Bad input (an option out of range, a missing file, a project that exists) is one line on standard error and exit
+    // Bad input (an option out of range, a missing file, a database that cannot be opened, a project that exists) is one line on standard error and exit
     // code 1, never a stack trace; anything else is a bug and propagates.
     private static async Task<int> RunAsync(Func<Task<int>> work)
     {
@@ -161,7 +167,9 @@ internal static class ServeCommand
         }
         catch (Exception e) when (e is ServerInputException or IOException or UnauthorizedAccessException or ArgumentException)
         {
-            await Console.Error.WriteLineAsync(e.Message.ReplaceLineEndings(" "));
+            // An ArgumentException's message ends "(Parameter 'Url')": the setting is named in the words already.
+            var message = e is ArgumentException { ParamName: { } name } ? e.Message.Replace($" (Parameter '{name}')", "", StringComparison.Ordinal) : e.Message;
+            await Console.Error.WriteLineAsync(message.ReplaceLineEndings(" "));
             return 1;
         }
     }

@@ -59,6 +59,48 @@ internal static class UploadFields
         }
     }
 
+    /// <summary>
+    /// Refuses a property name anywhere in <paramref name="element"/> that a value of the same place would be refused
+    /// for (<see cref="InputText"/>): an escaped lone surrogate in a name ("comm\ud800it") made every later look-up or
+    /// enumeration of its object throw InvalidOperationException, a 500 with an empty body.
+    /// </summary>
+    public static void CheckPropertyNames(JsonElement element, string at = "")
+    {
+        switch (element.ValueKind)
+        {
+            case JsonValueKind.Object:
+                foreach (var property in element.EnumerateObject())
+                {
+                    string name;
+                    try
+                    {
+                        name = property.Name;
+                    }
+                    catch (InvalidOperationException e)
+                    {
+                        throw Bad($"'{(at.Length == 0 ? "the body" : at)}' has a property name that holds a lone UTF-16 surrogate, which no UTF-8 text can.", e);
+                    }
+
+                    if (InputText.Problem(name, InputText.MaxLabelLength) is { } problem)
+                    {
+                        throw Bad($"'{(at.Length == 0 ? "the body" : at)}' has a property name that {problem}.");
+                    }
+
+                    CheckPropertyNames(property.Value, Field(at, name));
+                }
+
+                break;
+            case JsonValueKind.Array:
+                var index = 0;
+                foreach (var item in element.EnumerateArray())
+                {
+                    CheckPropertyNames(item, $"{at}[{index++}]");
+                }
+
+                break;
+        }
+    }
+
     public static double Number(JsonElement element, string field)
     {
         // results.json writes NaN and infinities as strings (AllowNamedFloatingPointLiterals). A number past double's

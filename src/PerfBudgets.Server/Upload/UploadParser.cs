@@ -38,9 +38,13 @@ internal static class UploadParser
                 throw Bad("The body must be a JSON object.");
             }
 
+            CheckPropertyNames(root);
+
             var results = Required(root, "results", JsonValueKind.Object);
-            var resultsJson = results.GetRawText();
-            var figures = UploadedResultsParser.Parse(results, resultsJson, limits.MaxResultsPerUpload);
+            var rewritten = UploadedResultsParser.NullMeasuredAsNaN(results);
+            var resultsJson = rewritten ?? results.GetRawText();
+            using var normalised = rewritten is null ? null : JsonDocument.Parse(rewritten);
+            var figures = UploadedResultsParser.Parse(normalised?.RootElement ?? results, resultsJson, limits.MaxResultsPerUpload);
             var run = new RunUpload(
                 RequiredText(root, "commit"),
                 RequiredText(root, "branch"),

@@ -77,6 +77,40 @@ internal static class UploadedResultsParser
         return figures.Count > 0 ? figures : throw NoFigures();
     }
 
+    /// <summary>
+    /// The text of <paramref name="results"/> with each <c>"measured": null</c> written as <c>"NaN"</c>, the gate's own
+    /// "not measured", or null when no entry has one. The core's reader (which reads the stored text back as a
+    /// <c>PERF_BASELINE</c>) refuses a null figure, so it is stored in the gate's spelling: the run is then a baseline
+    /// like any other, and the figure not measured, as the docs say.
+    /// </summary>
+    public static string? NullMeasuredAsNaN(JsonElement results)
+    {
+        if (!results.TryGetProperty("results", out var items) || items.ValueKind != JsonValueKind.Array
+            || !items.EnumerateArray().Any(i => i.ValueKind == JsonValueKind.Object && i.TryGetProperty("measured", out var m) && m.ValueKind == JsonValueKind.Null))
+        {
+            return null;
+        }
+
+        try
+        {
+            var document = System.Text.Json.Nodes.JsonNode.Parse(results.GetRawText())!;
+            foreach (var item in document["results"]!.AsArray())
+            {
+                if (item is System.Text.Json.Nodes.JsonObject entry && entry.TryGetPropertyValue("measured", out var measured) && measured is null)
+                {
+                    entry["measured"] = "NaN";
+                }
+            }
+
+            return document.ToJsonString();
+        }
+        catch (InvalidOperationException e)
+        {
+            // A value the writer cannot write again (an escaped lone surrogate): no name or figure a server takes.
+            throw Bad("'results' holds a lone UTF-16 surrogate, which no UTF-8 text can.", e);
+        }
+    }
+
     // PERF_BASELINE refuses an empty results.json (an interrupted run); so does the server, up front.
     private static ServerInputException NoFigures() => Bad("'results.results' holds no results; was the run interrupted?");
 

@@ -79,7 +79,7 @@ internal static class PullRequestSummary
         if (notMeasured.Count > 0)
         {
             text.AppendLine().AppendLine(CultureInfo.InvariantCulture,
-                $"Not measured: {string.Join(", ", notMeasured.Select(r => r.Detail is { Length: > 0 } why ? $"{Text(r.Budget)} ({Text(why)})" : Text(r.Budget)))}.");
+                $"Not measured: {string.Join(", ", notMeasured.Select(r => r.Detail is { Length: > 0 } why ? $"{Text(r.Budget)} ({MarkdownText.Detail(why)})" : Text(r.Budget)))}.");
         }
 
         text.AppendLine();

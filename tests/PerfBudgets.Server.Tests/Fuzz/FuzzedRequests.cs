@@ -7,13 +7,16 @@ namespace PerfBudgets.Server.Tests.Fuzz;
 /// <summary>
 /// Upload bodies and read URLs generated from one <see cref="Random"/> with a fixed seed: a well-formed upload broken in
 /// one to four places (hostile text, figures that are not numbers or not finite, fields removed or of another type,
-/// commit graphs with cycles, too many parents, duplicates, truncation, random bytes), and reads naming hostile
-/// projects, budgets, commits and query values. The same seed gives the same sequence.
+/// commit graphs with cycles, too many parents, duplicates, escaped lone surrogates in values and in property names,
+/// truncation, random bytes), and reads naming hostile projects, budgets, commits and query values. The same seed gives
+/// the same sequence.
 /// </summary>
 internal sealed class FuzzedRequests(int seed)
 {
-    // Stands for an escaped lone surrogate, which the JSON writer would not write: replaced in the body's text.
-    private const string LoneSurrogate = "⟦LONE⟧";
+    // Stands for an escaped lone surrogate, which the JSON writer would not write: replaced in the body's text. ASCII
+    // letters, which the writer leaves as they are (it escapes anything else, and a marker it escaped was never
+    // replaced: no body held a lone surrogate).
+    private const string LoneSurrogate = "LONESURROGATE";
 
     private static readonly string[] Texts =
     [
@@ -94,8 +97,8 @@ internal sealed class FuzzedRequests(int seed)
         // An earlier break may have taken the results away: then the break is of the body's own fields.
         var results = (body["results"] as JsonObject)?["results"] as JsonArray;
         var entry = results is { Count: > 0 } ? results[_random.Next(results.Count)] as JsonObject : null;
-        var kind = _random.Next(9);
-        if (entry is null && kind is 1 or 2 or 4 or 7)
+        var kind = _random.Next(10);
+        if (entry is null && kind is 1 or 2 or 4 or 7 or 9)
         {
             kind = 0;
         }
@@ -130,6 +133,14 @@ internal sealed class FuzzedRequests(int seed)
             case 7:
                 results!.Add(entry!.DeepClone());
                 return "a budget twice";
+            case 9:
+                // A property name with an escaped lone surrogate, in the body, a result or an ancestry entry.
+                var (owner, where) = Pick<(JsonObject, string)>([(body, "body"), (entry!, "result"), (AncestryEntry(body), "ancestry entry")]);
+                var key = Pick(owner.Select(p => p.Key).ToList());
+                var value = owner[key]?.DeepClone();
+                owner.Remove(key);
+                owner[key[..(key.Length / 2)] + LoneSurrogate + key[(key.Length / 2)..]] = value;
+                return $"lone surrogate in {where} key '{key}'";
             default:
                 body[Pick(["commit", "parents", "results", "ancestry", "branch"])] = Figures[_random.Next(Figures.Length)]?.DeepClone();
                 return "a field of another type";
@@ -150,6 +161,19 @@ internal sealed class FuzzedRequests(int seed)
                 ["parents"] = new JsonArray(Enumerable.Range(1, dense ? parentsEach : 1)
                     .Select(p => (JsonNode?)$"g{(i + p) % (commits + (_random.Next(10) == 0 ? 0 : 1))}").ToArray()),
             })).ToArray());
+    }
+
+    // The first ancestry entry of the body, one made when it has none.
+    private static JsonObject AncestryEntry(JsonObject body)
+    {
+        if (body["ancestry"] is JsonArray { Count: > 0 } ancestry && ancestry[0] is JsonObject first)
+        {
+            return first;
+        }
+
+        var entry = new JsonObject { ["commit"] = "g1", ["parents"] = new JsonArray("g0") };
+        body["ancestry"] = new JsonArray(entry);
+        return entry;
     }
 
     private T Pick<T>(IReadOnlyList<T> choices) => choices[_random.Next(choices.Count)];

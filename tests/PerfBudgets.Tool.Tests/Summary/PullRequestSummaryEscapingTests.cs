@@ -19,7 +19,8 @@ public sealed class PullRequestSummaryEscapingTests
         var markdown = PullRequestSummary.Render(head, baseline, null, null, [hostile], "main|x", 10, 10);
 
         markdown.Should().NotContain("<img").And.NotContain("<script").And.NotContain("[click](");
-        markdown.Should().Contain(@"&lt;img src=x onerror=alert(1)&gt;\|\[click\](https://evil.example)\*\*");
+        // The "://" carries a zero-width space, so that the bare URL is not linked either.
+        markdown.Should().Contain("&lt;img src=x onerror=alert(1)&gt;\\|\\[click\\](https:\u200B//evil.example)\\*\\*");
         markdown.Should().Contain(@"from abc\` \#\# injected on");
         markdown.Split('\n').Should().NotContain(line => line.StartsWith('#') && line.Contains("Owned", StringComparison.Ordinal));
         markdown.Should().Contain(@"### Change points on main\|x");

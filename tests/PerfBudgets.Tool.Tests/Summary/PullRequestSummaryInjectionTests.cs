@@ -36,7 +36,8 @@ public sealed class PullRequestSummaryInjectionTests
 
         // The summary's own headings are h2 and h3; nothing a run wrote adds an element.
         html.Should().NotContain("<a ").And.NotContain("<img").And.NotContain("<h1").And.NotContain("<code>x</code>").And.NotContain("<strong>bold");
-        html.Should().Contain("&lt;img src=x onerror=alert(1)&gt;").And.Contain("[click](https://evil.example)").And.Contain("# Owned `x` **bold**");
+        // The URL's "://" carries a zero-width space, which GitHub's autolinker does not match (below).
+        html.Should().Contain("&lt;img src=x onerror=alert(1)&gt;").And.Contain("[click](https:\u200B//evil.example)").And.Contain("# Owned `x` **bold**");
         // Markdig keeps the pipe's backslash inside a code span; GitHub drops it.
         html.Should().Contain("<code>Generic&lt;img src=x&gt;.Method\\|[x](y)</code>");
         markdown.Split('\n').Should().NotContain(line => line.StartsWith("# Owned", StringComparison.Ordinal));
@@ -52,6 +53,33 @@ public sealed class PullRequestSummaryInjectionTests
         MarkdownText.Text("- item").Should().Be("\\- item");
         MarkdownText.Text("=====").Should().Be("\\=====");
         MarkdownText.Text("a-b").Should().Be("a-b");
+    }
+
+    [Fact]
+    public void Bare_links_math_mentions_and_bidirectional_controls_from_data_render_as_text()
+    {
+        const string Sneaky = "see https://evil.example/x and www.evil.example, mail me@evil.example, $x^2$ and $$y$$, cc @octocat @org/team, \u202Egnp.exe";
+        var head = Run(measured: 100, budget: $"Budget {Sneaky}");
+        var notMeasured = Run(measured: double.NaN, budget: "Skipped", verdict: BudgetVerdict.NotMeasured) with { Detail = $"why {Sneaky}" };
+
+        var markdown = PullRequestSummary.Render([head, notMeasured], new BaselineAnswer("b1", "b1", "{}"), PullRequestSummary.ByName([head]), null, [], "main", 10, 10);
+        // GitHub's autolinks (bare URLs, www., e-mail) and its math, as Markdig has them.
+        var html = Markdown.ToHtml(markdown, new MarkdownPipelineBuilder().UsePipeTables().UseAutoLinks().UseMathematics().Build());
+
+        html.Should().NotContain("<a ").And.NotContain("math").And.NotContain("href");
+        markdown.Should().NotContain("@octocat").And.NotContain("@org").And.NotContain("\u202E").And.NotContain("https://").And.NotContain("www.");
+        markdown.Should().Contain("\\[U+202E\\]gnp.exe").And.Contain("\\$x^2\\$");
+    }
+
+    [Fact]
+    public void A_long_detail_is_cut_in_the_summary()
+    {
+        var notMeasured = Run(measured: double.NaN, budget: "Skipped", verdict: BudgetVerdict.NotMeasured) with { Detail = new string('d', 7_000_000) };
+
+        var markdown = PullRequestSummary.Render([notMeasured], new BaselineAnswer("b1", "b1", "{}"), PullRequestSummary.ByName([]), null, [], "main", 10, 10);
+
+        markdown.Length.Should().BeLessThan(10_000);
+        markdown.Should().Contain("… (7,000,000 characters)");
     }
 
     private static BudgetResult Run(double measured, Attribution? attribution = null, string budget = $"Budget.Instructions {Hostile}",
