@@ -68,7 +68,7 @@ public sealed partial class BudgetGate
                 () => Task.FromResult(measure(found)),
                 comparison => [VsBaseCheck(budgetName, comparison.BaseDescription is null ? comparison.WithBase(found.Description) : comparison)],
                 maxAttempts,
-                _resolver.Paired).GetAwaiter().GetResult()[0];
+                _resolver.Paired).GetAwaiter().GetResult().Checks[0];
         }
         catch (BaseBuildException e)
         {

@@ -161,14 +161,42 @@ public sealed partial class BudgetGate
     public void NotMeasured(string budgetName, string reason)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(reason);
-        var budget = _resolver.Get(budgetName);
-        var offOnPurpose = (budget.Kind.IsCounted && Options.CountedBudgetsOff) || (budget.Kind.IsPaired && Options.PairingOff);
-        var failed = Options.IsCi && !offOnPurpose;
-        _recorder.Conclude(failed
-            ? GateOutcome.Failed(budget, double.NaN, reason, attribution: null, FailureCause.NotMeasured, GateMessages.NotMeasuredUnderCi(budget, reason))
-            : new GateOutcome(budget, GateOutcome.ResultOf(budget, double.NaN, BudgetVerdict.NotMeasured, reason)) { Skipped = true, Message = GateMessages.NotMeasured(budget, reason) });
-        Debug.Fail("An unmeasured budget always ends in an exception.");
-        throw new UnreachableException();
+        NotMeasuredAll([(budgetName, reason)]);
+    }
+
+    // Records every one of several unmeasured budgets, then throws once: the failures under CI together, else the skip.
+    [DoesNotReturn]
+    private void NotMeasuredAll(IReadOnlyList<(string Budget, string Reason)> unmeasured)
+    {
+        var failures = new List<BudgetFailure>();
+        var skips = new List<string>();
+        foreach (var (budgetName, reason) in unmeasured)
+        {
+            var budget = _resolver.Get(budgetName);
+            var offOnPurpose = (budget.Kind.IsCounted && Options.CountedBudgetsOff) || (budget.Kind.IsPaired && Options.PairingOff);
+            var outcome = Options.IsCi && !offOnPurpose
+                ? GateOutcome.Failed(budget, double.NaN, reason, attribution: null, FailureCause.NotMeasured, GateMessages.NotMeasuredUnderCi(budget, reason))
+                : new GateOutcome(budget, GateOutcome.ResultOf(budget, double.NaN, BudgetVerdict.NotMeasured, reason)) { Skipped = true, Message = GateMessages.NotMeasured(budget, reason) };
+            try
+            {
+                _recorder.Conclude(outcome);
+            }
+            catch (BudgetExceededException e)
+            {
+                failures.AddRange(e.Failures);
+            }
+            catch (BudgetNotMeasuredException e)
+            {
+                skips.Add(e.Message);
+            }
+        }
+
+        if (failures.Count > 0)
+        {
+            throw new BudgetExceededException(failures);
+        }
+
+        throw new BudgetNotMeasuredException(string.Join(Environment.NewLine, skips));
     }
 
     /// <summary>

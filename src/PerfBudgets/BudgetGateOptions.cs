@@ -83,6 +83,18 @@ public sealed record BudgetGateOptions
     public string? BaseCommit { get; init; }
 
     /// <summary>
+    /// The share of the machine's CPU other processes may take while a timed, unpaired budget (a rate, a latency, a
+    /// CPU time per request) is measured, and its breaking still be judged a regression: 0.25 by default. Past it, a
+    /// run that broke only such budgets in its last attempt reports them as not measured, with the share, for the
+    /// neighbours' load made that figure as much as the code did (<see cref="BudgetGate.CheckRunAsync{T}"/>). 1 turns
+    /// the rule off. Read from <c>/proc</c> on Linux; elsewhere the share is unknown and every break is judged.
+    /// </summary>
+    public double MaxNeighbourCpuShare { get; init; } = 0.25;
+
+    // The neighbours' share over an attempt, for a test that supplies its own; null reads /proc (NeighbourCpu.Window).
+    internal Func<Func<double?>>? NeighbourWindow { get; init; }
+
+    /// <summary>
     /// How many base commits' trees and builds <c>artifacts/base/</c> keeps, the newest (<c>PERF_BASE_KEEP</c>, default
     /// 3, at least 1): older ones are deleted when another base is built.
     /// </summary>
@@ -177,6 +189,11 @@ public sealed record BudgetGateOptions
         if (Warnings is null)
         {
             throw Invalid($"{nameof(Warnings)} is null: give a sink, or leave the default (standard error).");
+        }
+
+        if (double.IsNaN(MaxNeighbourCpuShare) || MaxNeighbourCpuShare <= 0 || MaxNeighbourCpuShare > 1)
+        {
+            throw Invalid($"{nameof(MaxNeighbourCpuShare)} is {MaxNeighbourCpuShare}: give a share of the machine's CPU above 0 and up to 1 (0.25 by default; 1 turns the rule off).");
         }
 
         if (BasesKept < 1)

@@ -12,9 +12,16 @@ public sealed class BudgetGateRunAttemptsTests : IDisposable
     private readonly TestBudgets _budgets = new("run-attempts");
     private readonly BudgetGate _gate;
 
+    // The neighbours' share is the test's to say: none here, whatever the machine is doing.
     public BudgetGateRunAttemptsTests()
     {
-        _gate = _budgets.Gate();
+        _gate = _budgets.Gate(options: new BudgetGateOptions { NeighbourWindow = () => () => null });
+    }
+
+    private BudgetGate GateBeside(params double?[] shares)
+    {
+        var next = new Queue<double?>(shares);
+        return _budgets.Gate(options: new BudgetGateOptions { NeighbourWindow = () => () => next.Dequeue() });
     }
 
     public void Dispose() => _budgets.Dispose();
@@ -55,6 +62,43 @@ public sealed class BudgetGateRunAttemptsTests : IDisposable
         var act = () => _gate.CheckRunAsync(() => Task.FromResult(blockedEveryTime.Dequeue()), blocked => [new BudgetCheck("Run.BlockedMsPerRequest", blocked)], maxAttempts: 2);
         (await act.Should().ThrowAsync<BudgetExceededException>()).Which.Message.Should()
             .StartWith("Run.BlockedMsPerRequest: 1.1 ms/request > budget 0.01").And.Contain("attempt 2 of 2, earlier attempts broke Run.BlockedMsPerRequest = 1.2");
+    }
+
+    [Fact]
+    public async Task A_timed_budget_broken_beside_busy_neighbours_in_its_last_attempt_is_not_measured_saying_so()
+    {
+        var runs = new Queue<double>([180, 170]);
+
+        var act = () => GateBeside(0.6, 0.55).CheckRunAsync(() => Task.FromResult(runs.Dequeue()), p99 => [new BudgetCheck("Run.P99Ms", p99), new BudgetCheck("Run.FailedRequests", 0)], maxAttempts: 2);
+
+        (await act.Should().ThrowAsync<BudgetNotMeasuredException>()).Which.Message.Should()
+            .StartWith("Run.P99Ms: not measured (other processes took 55% of the machine's CPU while it was measured (more than 25%)")
+            .And.Contain("it read 170 ms against 50 in its last attempt")
+            .And.Contain("earlier attempts broke Run.P99Ms = 180 (neighbours 60% of the CPU)");
+        var recorded = ResultStore.ReadAll(_gate.Store.ResultsPath);
+        recorded.Single(r => r.Budget == "Run.P99Ms").Verdict.Should().Be(BudgetVerdict.NotMeasured);
+        recorded.Single(r => r.Budget == "Run.FailedRequests").Verdict.Should().Be(BudgetVerdict.Pass, "what met its budget is recorded as usual");
+    }
+
+    [Fact]
+    public async Task A_timed_budget_broken_on_a_quiet_machine_in_its_last_attempt_fails_whatever_came_before()
+    {
+        var runs = new Queue<double>([180, 170]);
+
+        var act = () => GateBeside(0.6, 0.05).CheckRunAsync(() => Task.FromResult(runs.Dequeue()), p99 => [new BudgetCheck("Run.P99Ms", p99)], maxAttempts: 2);
+
+        (await act.Should().ThrowAsync<BudgetExceededException>()).Which.Message.Should().StartWith("Run.P99Ms: 170 ms > budget 50");
+    }
+
+    [Fact]
+    public async Task Under_CI_a_timed_budget_broken_beside_busy_neighbours_fails_as_not_measured()
+    {
+        var gate = _budgets.Gate(options: new BudgetGateOptions { IsCi = true, NeighbourWindow = () => () => 0.7 });
+
+        var act = () => gate.CheckRunAsync(() => Task.FromResult(170.0), p99 => [new BudgetCheck("Run.P99Ms", p99)], maxAttempts: 1);
+
+        (await act.Should().ThrowAsync<BudgetExceededException>()).Which.Message.Should()
+            .Contain("Run.P99Ms: not measured (other processes took 70% of the machine's CPU").And.Contain("under CI=true an unmeasured budget fails");
     }
 
     [Fact]

@@ -46,6 +46,15 @@ internal static class GateMessages
     /// <summary>The line of a budget that was not measured.</summary>
     public static string NotMeasured(Budget budget, string reason) => $"{budget.Name}: not measured ({reason})";
 
+    /// <summary>
+    /// Why a timed budget that broke beside busy neighbours is not measured: their share of the machine, the figure and
+    /// the limit, and the run's own detail.
+    /// </summary>
+    public static string BusyNeighbours(Budget budget, double measured, double share, double allowed, string? detail) =>
+        $"other processes took {Percent(share)} of the machine's CPU while it was measured (more than {Percent(allowed)}): a timed figure then measures them as much as the code; "
+        + $"it read {Figures.Format(measured)} {budget.Unit} against {Figures.Format(budget.Limit)} in its last attempt; run it on a machine the tests have to themselves, where a break is judged"
+        + (string.IsNullOrEmpty(detail) ? string.Empty : $"; {detail}");
+
     /// <summary>An unmeasured budget under CI: the line, and how to measure it or to turn its kind off on purpose.</summary>
     public static string NotMeasuredUnderCi(Budget budget, string reason)
     {
@@ -93,4 +102,7 @@ internal static class GateMessages
     private static string UnpinnedNote => CountedRuntime.Current.IsPinned
         ? string.Empty
         : $"; counted on the machine's runtime (not pinned: no {CountedRuntime.DirectoryName}/ beside the tests)";
+
+    /// <summary>A share as a whole percentage, e.g. <c>55%</c>.</summary>
+    public static string Percent(double share) => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{Math.Round(share * 100):0}%");
 }

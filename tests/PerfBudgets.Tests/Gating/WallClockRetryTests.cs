@@ -8,14 +8,14 @@ public sealed class WallClockRetryTests
 {
     private readonly BudgetBook _book = TestBudgets.Read("run-attempts");
 
-    private Task<IReadOnlyList<BudgetCheck>> Run(int maxAttempts, params (double P99, double Failed)[] runs)
+    private async Task<IReadOnlyList<BudgetCheck>> Run(int maxAttempts, params (double P99, double Failed)[] runs)
     {
         var next = 0;
-        return WallClockRetry.RunAsync(
+        return (await WallClockRetry.RunAsync(
             () => Task.FromResult(runs[next++]),
             r => [new BudgetCheck("Run.P99Ms", r.P99, "p99"), new BudgetCheck("Run.FailedRequests", r.Failed)],
             maxAttempts,
-            _book.Get);
+            _book.Get)).Checks;
     }
 
     [Fact]
