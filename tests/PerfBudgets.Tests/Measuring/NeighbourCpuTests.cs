@@ -31,22 +31,16 @@ public sealed class NeighbourCpuTests
         var afterChild = NeighbourCpu.Take()!.Value;
         (afterChild.Tree - start.Tree).Should().BeGreaterThanOrEqualTo(30, "the child spun for a second, and its time is the tree's once it is reaped");
 
-        // A loop whose parent has exited belongs to init: a neighbour's, like another job's.
-        var orphan = Process.Start(new ProcessStartInfo("bash", ["-c", "timeout 2 sh -c 'while :; do :; done' & echo $!"]) { RedirectStandardOutput = true })!;
-        var pid = int.Parse(orphan.StandardOutput.ReadLine()!, System.Globalization.CultureInfo.InvariantCulture);
-        orphan.WaitForExit();
+        // A loop whose parent has exited belongs to init: a neighbour's, like another job's. `timeout` ends it by
+        // itself; killing `timeout` instead would leave the loop spinning for ever.
+        using (var orphan = Process.Start("bash", ["-c", "timeout 2 sh -c 'while :; do :; done' &"]))
+        {
+            orphan.WaitForExit();
+        }
+
         var beside = NeighbourCpu.Take()!.Value;
         Thread.Sleep(1_500);
         var afterOrphan = NeighbourCpu.Take()!.Value;
-        try
-        {
-            Process.GetProcessById(pid).Kill();
-        }
-        catch (ArgumentException)
-        {
-            // It ended by itself.
-        }
-
         var neighbours = (afterOrphan.MachineBusy - beside.MachineBusy) - (afterOrphan.Tree - beside.Tree);
         neighbours.Should().BeGreaterThanOrEqualTo(30, "the orphan spun for most of that second and a half outside the tree");
     }
