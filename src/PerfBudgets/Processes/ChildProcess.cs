@@ -62,35 +62,7 @@ internal sealed class ChildProcess : IDisposable
         string file, IEnumerable<string> arguments, string name, string? workingDirectory = null,
         IReadOnlyDictionary<string, string?>? environment = null, IReadOnlyList<string>? removeVariables = null, bool interactive = false)
     {
-        ArgumentException.ThrowIfNullOrEmpty(file);
-        ArgumentNullException.ThrowIfNull(arguments);
-        var start = new ProcessStartInfo(file)
-        {
-            RedirectStandardInput = true,
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            WorkingDirectory = workingDirectory ?? string.Empty,
-        };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        foreach (var prefix in removeVariables ?? [])
-        {
-            foreach (var key in start.Environment.Keys.Where(k => k.StartsWith(prefix, StringComparison.OrdinalIgnoreCase)).ToArray())
-            {
-                start.Environment.Remove(key);
-            }
-        }
-
-        foreach (var (key, value) in environment ?? new Dictionary<string, string?>())
-        {
-            start.Environment[key] = value;
-        }
-
-        return Start(start, name, interactive);
+        return Start(StartInfo(file, arguments, workingDirectory, environment, removeVariables), name, interactive);
     }
 
     /// <summary>
@@ -135,23 +107,8 @@ internal sealed class ChildProcess : IDisposable
     /// </summary>
     public static ChildProcessResult Run(
         string file, IEnumerable<string> arguments, TimeSpan timeout, string? workingDirectory = null,
-        IReadOnlyDictionary<string, string?>? environment = null, IReadOnlyList<string>? removeVariables = null)
-    {
-        ChildProcess child;
-        try
-        {
-            child = Start(file, arguments, file, workingDirectory, environment, removeVariables);
-        }
-        catch (ChildProcessException e)
-        {
-            return new ChildProcessResult(-1, string.Empty, e.Message, TimedOut: false, NotStarted: true);
-        }
-
-        using (child)
-        {
-            return child.WaitForExit(timeout);
-        }
-    }
+        IReadOnlyDictionary<string, string?>? environment = null, IReadOnlyList<string>? removeVariables = null) =>
+        Run(StartInfo(file, arguments, workingDirectory, environment, removeVariables), file, timeout);
 
     /// <summary>As <see cref="Run(string, IEnumerable{string}, TimeSpan, string?, IReadOnlyDictionary{string, string?}?, IReadOnlyList{string}?)"/>, for a prepared start.</summary>
     public static ChildProcessResult Run(ProcessStartInfo start, string name, TimeSpan timeout)
@@ -179,19 +136,8 @@ internal sealed class ChildProcess : IDisposable
     /// </summary>
     public static int RunInForeground(string file, IEnumerable<string> arguments, string workingDirectory, IReadOnlyDictionary<string, string> environment)
     {
-        ArgumentNullException.ThrowIfNull(arguments);
         ArgumentNullException.ThrowIfNull(environment);
-        var start = new ProcessStartInfo(file) { UseShellExecute = false, WorkingDirectory = workingDirectory };
-        foreach (var argument in arguments)
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        foreach (var (key, value) in environment)
-        {
-            start.Environment[key] = value;
-        }
-
+        var start = StartInfo(file, arguments, workingDirectory, environment.ToDictionary(e => e.Key, e => (string?)e.Value), removeVariables: null);
         try
         {
             using var process = Process.Start(start) ?? throw new ChildProcessException($"{file} could not be started.");
@@ -202,6 +148,34 @@ internal sealed class ChildProcess : IDisposable
         {
             throw new ChildProcessException($"{file} could not be started: {e.Message}", e);
         }
+    }
+
+    // The program, its arguments one by one, its folder and its environment; the streams are the caller's to choose.
+    private static ProcessStartInfo StartInfo(string file, IEnumerable<string> arguments, string? workingDirectory,
+        IReadOnlyDictionary<string, string?>? environment, IReadOnlyList<string>? removeVariables)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(file);
+        ArgumentNullException.ThrowIfNull(arguments);
+        var start = new ProcessStartInfo(file) { UseShellExecute = false, WorkingDirectory = workingDirectory ?? string.Empty };
+        foreach (var argument in arguments)
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        foreach (var prefix in removeVariables ?? [])
+        {
+            foreach (var key in start.Environment.Keys.Where(k => k.StartsWith(prefix, StringComparison.OrdinalIgnoreCase)).ToArray())
+            {
+                start.Environment.Remove(key);
+            }
+        }
+
+        foreach (var (key, value) in environment ?? new Dictionary<string, string?>())
+        {
+            start.Environment[key] = value;
+        }
+
+        return start;
     }
 
     /// <summary>Writes one line to the child's standard input.</summary>

@@ -34,7 +34,7 @@ public abstract class HostileChangeQuestionsTests
     public async Task Strangers_asking_new_change_point_questions_leave_a_team_reader_under_100_ms_at_p99()
     {
         await using var server = await RunningResultsServer.StartAsync(postgres: Postgres);
-        await SeedAsync(server);
+        await SeededHistory.AddMainAsync(server, Runs, FiguresPerRun, Cancellation);
         var api = $"api/projects/{RunningResultsServer.Project}";
         // One question of a reader's own alone: what each stranger's question costs.
         var alone = Stopwatch.StartNew();
@@ -120,23 +120,6 @@ public abstract class HostileChangeQuestionsTests
             }
 
             await Task.Delay(5, Cancellation);
-        }
-    }
-
-    private static async Task SeedAsync(RunningResultsServer server)
-    {
-        for (var run = 0; run < Runs; run++)
-        {
-            var results = new JsonArray();
-            for (var b = 0; b < FiguresPerRun; b++)
-            {
-                var p99 = (run >= Runs / 2 ? 12.0 : 10.0) * (1 + (0.03 * Math.Sin(run * 1.7 + b)));
-                results.Add(RunningResultsServer.Result($"Load.Budget{b}.P99Ms", "p99-ms-max", p99, 50, "ms"));
-            }
-
-            var body = RunningResultsServer.UploadBody($"m{run}", run == 0 ? [] : [$"m{run - 1}"], new JsonObject { ["results"] = results }.ToJsonString());
-            await server.Server.Storage.AddRunAsync(RunningResultsServer.Project,
-                UploadParser.Parse(Encoding.UTF8.GetBytes(body.ToJsonString()), new ResultsServerOptions()), Cancellation);
         }
     }
 }

@@ -113,7 +113,7 @@ public abstract class HostileReadersLoadTests
             for (var i = 0; !stop.IsCancellationRequested; i++)
             {
                 var clock = Stopwatch.StartNew();
-                using var answer = await server.UploadAsync(UploadBody($"u{i}", $"m{Runs - 1}").ToJsonString());
+                using var answer = await server.UploadAsync(SeededHistory.UploadBody($"u{i}", $"m{Runs - 1}", run: 0, Runs, FiguresPerRun).ToJsonString());
                 lock (latencies)
                 {
                     if (answer.IsSuccessStatusCode)
@@ -164,35 +164,16 @@ public abstract class HostileReadersLoadTests
     // main: m0 … m1999, each with a run; a chain d2999 → … → d0 → m0 of commits without runs, sent as ancestry.
     private static async Task SeedAsync(RunningResultsServer server)
     {
-        var storage = server.Server.Storage;
-        for (var i = 0; i < Runs; i++)
-        {
-            var body = UploadBody($"m{i}", i == 0 ? null : $"m{i - 1}", i);
-            await storage.AddRunAsync(RunningResultsServer.Project, UploadParser.Parse(Encoding.UTF8.GetBytes(body.ToJsonString()), new ResultsServerOptions()), Cancellation);
-        }
-
+        await SeededHistory.AddMainAsync(server, Runs, FiguresPerRun, Cancellation);
         for (var start = 0; start < DarkCommits; start += 1_000)
         {
-            var body = UploadBody($"dark{start}", null);
+            var body = SeededHistory.UploadBody($"dark{start}", null, run: 0, Runs, FiguresPerRun);
             body["branch"] = "dark";
             body["ancestry"] = new JsonArray(Enumerable.Range(start, 1_000)
                 .Select(i => (JsonNode?)new JsonObject { ["commit"] = $"d{i}", ["parents"] = new JsonArray(i == 0 ? "m0" : $"d{i - 1}") })
                 .ToArray());
-            await storage.AddRunAsync(RunningResultsServer.Project, UploadParser.Parse(Encoding.UTF8.GetBytes(body.ToJsonString()), new ResultsServerOptions()), Cancellation);
+            await SeededHistory.AddAsync(server, body, Cancellation);
         }
-    }
-
-    private static JsonObject UploadBody(string commit, string? parent, int run = 0)
-    {
-        var results = new JsonArray();
-        for (var b = 0; b < FiguresPerRun; b++)
-        {
-            // A p99 that wobbles by a few percent and steps up by 20% halfway through the history.
-            var p99 = (run >= Runs / 2 ? 12.0 : 10.0) * (1 + (0.03 * Math.Sin(run * 1.7 + b)));
-            results.Add(RunningResultsServer.Result($"Load.Budget{b}.P99Ms", "p99-ms-max", p99, 50, "ms"));
-        }
-
-        return RunningResultsServer.UploadBody(commit, parent is null ? [] : [parent], new JsonObject { ["results"] = results }.ToJsonString());
     }
 }
 
