@@ -1,5 +1,6 @@
 using System.Globalization;
 using PerfBudgets;
+using PerfBudgets.Budgets;
 using PerfBudgets.Load;
 
 namespace PerfGate.Tests.Load.Api;
@@ -12,7 +13,7 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
 
     private TimeSpan Duration => TimeSpan.FromSeconds(_gate.Book.Parameter("Load.DurationSeconds"));
 
-    [Fact]
+    [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
     public async Task Api_DelayAsync_under_load_stays_near_the_Little_law_limit()
     {
         var copies = _gate.Book.IntParameter("Load.Api.DelayAsync.Copies");
@@ -39,7 +40,7 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
             _gate.Book.IntParameter("Load.Attempts"));
     }
 
-    [Fact]
+    [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
     public async Task Api_async_serves_many_times_the_blocking_rate_at_the_seed_shape()
     {
         var copies = _gate.Book.IntParameter("Load.Api.AsyncVsBlocking.Copies");
@@ -80,7 +81,7 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
             _gate.Book.IntParameter("Load.Attempts"));
     }
 
-    [Fact]
+    [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
     public async Task Api_in_process_Task_Delay_outruns_Thread_Sleep_on_the_pool()
     {
         var requests = _gate.Book.IntParameter("Load.Api.InProcess.Requests");
@@ -129,7 +130,7 @@ public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper 
         return (values["async-rps"], values["blocking-rps"]);
     }
 
-    [Fact]
+    [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
     public async Task Api_DelayAsync_open_model_holds_its_p99_near_the_delay()
     {
         var rate = _gate.Book.Parameter("Load.Api.DelayAsync.Open.RequestsPerSecond");
