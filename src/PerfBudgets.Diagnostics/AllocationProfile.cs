@@ -78,7 +78,11 @@ public sealed record AllocationProfile(IReadOnlyList<TypeAllocation> Types, long
             .ToList();
         var note = string.Create(CultureInfo.InvariantCulture,
             $"{EventName} events, {Samples:N0} samples over {Operations:N0} operations in {Elapsed.TotalSeconds:0.0} s; estimated, not exact");
-        return new Attribution(Describe(top), entries, note);
+        // The program's methods with what they called, kept with their samples, so a later failure can say which grew.
+        var ownCode = Methods
+            .Select(m => new AttributionEntry(m.Method, Math.Round(m.BytesPerOperation, 1), "B/op", total > 0 ? m.BytesPerOperation / total : null, m.Samples))
+            .ToList();
+        return new Attribution(Describe(top), entries, note) { OwnCode = ownCode };
     }
 
     /// <inheritdoc />

@@ -112,6 +112,13 @@ internal static class CalibrateCommand
                 ["PERF_PROFILE"] = profile,
                 ["PERF_RUN_ID"] = $"calibrate-{name}-{i}",
             };
+            if (i == 1)
+            {
+                // The first run also diagnoses the budgets that pass, so each allocation budget's profile is recorded
+                // (budgets.methods.json) for its failures to be compared with; the later runs measure undisturbed.
+                environment[HarnessEnvironment.DiagnoseVariable] = "always";
+            }
+
             var exitCode = RuntimesRun.Start(test[0], test.Skip(1), environment, Environment.CurrentDirectory);
             var results = Path.Combine(runFolder, "results.json");
             Console.WriteLine(File.Exists(results)

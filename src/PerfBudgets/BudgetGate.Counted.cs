@@ -54,7 +54,7 @@ public sealed partial class BudgetGate
 
         if (!budget.IsMet(measured))
         {
-            attribution = _changes.CountedGrowth(budget, attribution, InclusiveAttribution.Of(measurement));
+            attribution = _changes.CountedGrowth(budget, measured, attribution, InclusiveAttribution.Of(measurement));
         }
 
         return Gate(budget, measured, detail, diagnose: null, known: attribution);

@@ -49,11 +49,19 @@ internal static class CountedBudgetRecorder
         var file = BudgetsFile.Read(budgetsPath);
         var lines = new List<string>();
         var breakdowns = RecordedMethodsFile.Read(MethodsPath(budgetsPath));
+        var ownCode = RecordedMethodsFile.ReadOwnCode(MethodsPath(budgetsPath));
         foreach (var budget in file.Budgets)
         {
             var name = budget["name"]!.GetValue<string>();
             if (!BudgetKind.TryParse(budget["kind"]!.GetValue<string>(), out var kind) || !kind.IsCounted)
             {
+                if (kind == BudgetKind.AllocatedBytesPerOp && AllocationProfile(runs, name) is { } profile)
+                {
+                    breakdowns[name] = profile.Entries;
+                    ownCode[name] = profile.OwnCode;
+                    lines.Add($"{name}: allocation profile recorded, {profile.Entries.Count} types and {profile.OwnCode.Count} of the program's methods");
+                }
+
                 continue;
             }
 
@@ -96,6 +104,7 @@ internal static class CountedBudgetRecorder
             if (result.Attribution is { Entries.Count: > 0 } attribution)
             {
                 breakdowns[name] = attribution.Entries;
+                ownCode[name] = attribution.OwnCode;
             }
 
             var change = double.IsNaN(oldRecorded) || oldRecorded == 0 ? "new" : Figures.Percent((recorded / oldRecorded - 1) * 100, signed: true, decimals: 2);
@@ -112,9 +121,16 @@ internal static class CountedBudgetRecorder
         }
 
         file.Write(budgetsPath);
-        RecordedMethodsFile.Write(MethodsPath(budgetsPath), breakdowns);
+        RecordedMethodsFile.Write(MethodsPath(budgetsPath), breakdowns, ownCode);
         return lines;
     }
+
+    // An allocation budget's profile (types in B/op, the program's methods), from the first run that diagnosed it
+    // (PERF_DIAGNOSE=always diagnoses passing budgets too): what its failures are compared with. A profile that sampled
+    // nothing is one (an operation that allocates nothing); a diagnosis that could not run (no note) is not.
+    private static Attribution? AllocationProfile(IReadOnlyList<Dictionary<string, BudgetResult>> runs, string name) =>
+        runs.Select(run => run.GetValueOrDefault(name)?.Attribution)
+            .FirstOrDefault(a => a is { Note: not null } && a.Entries.All(e => e.Unit == "B/op"));
 
     // Where the counts moved between two breakdowns (a runtime upgrade, say); null when nothing moved by a whole unit.
     private static string? MovedMost(IReadOnlyList<AttributionEntry> before, IReadOnlyList<AttributionEntry> after, int count = 3)

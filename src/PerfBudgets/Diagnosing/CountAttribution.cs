@@ -55,9 +55,15 @@ internal static class CountAttribution
                 $"{m.Method} {Figures.Format(Math.Round(m.Inclusive, 2))} ({(whole > 0 ? m.Inclusive / whole : 0):P0}, {Figures.Format(Math.Round(m.Exclusive, 2))} its own)"))) + $"; {summary}";
         }
 
+        var ownCode = fold is null ? [] : fold.OwnMethods.Take(Kept)
+            .Select(m => new AttributionEntry(m.Method, Math.Round(m.Inclusive, 2), unit, whole > 0 ? m.Inclusive / whole : null))
+            .ToList();
         return new Attribution(summary, entries,
             "Counted by Callgrind in the repetition with the fewest; JIT-compiled methods named from the runtime's perf map" +
-            (fold is null ? "." : "; own code is the methods of modules other than System.*, Microsoft.* and PerfBudgets, each with the framework, runtime and native code it called folded in from Callgrind's call graph."));
+            (fold is null ? "." : "; own code is the methods of modules other than System.*, Microsoft.* and PerfBudgets, each with the framework, runtime and native code it called folded in from Callgrind's call graph."))
+        {
+            OwnCode = ownCode,
+        };
     }
 
     /// <summary>
@@ -70,8 +76,15 @@ internal static class CountAttribution
     /// <param name="reference">The breakdown to compare with.</param>
     /// <param name="label">What the reference is, e.g. <c>the recording (budgets.methods.json)</c>.</param>
     /// <param name="fold">This run's instructions folded into the program's own methods, or null.</param>
+    /// <param name="referenceOwnCode">
+    /// The reference's own methods with what they called (<see cref="Attribution.OwnCode"/>): when there are some, each
+    /// own method's growth is its own difference, and its share of <paramref name="grewBy"/> is given. A reference that
+    /// kept none (recorded before own code was) leaves the exclusive growth credited in this run's shares.
+    /// </param>
+    /// <param name="grewBy">How much the figure grew since the reference, when known.</param>
     /// <param name="top">How many to name.</param>
-    public static string? Grown(Attribution current, IReadOnlyList<AttributionEntry> reference, string label, InclusiveAttribution? fold = null, int top = 5)
+    public static string? Grown(Attribution current, IReadOnlyList<AttributionEntry> reference, string label, InclusiveAttribution? fold = null,
+        IReadOnlyList<AttributionEntry>? referenceOwnCode = null, double? grewBy = null, int top = 5)
     {
         ArgumentNullException.ThrowIfNull(current);
         ArgumentNullException.ThrowIfNull(reference);
@@ -98,6 +111,12 @@ internal static class CountAttribution
                 $"{c.Name} at least +{Figures.Format(c.Now - c.Was)} {unit} (not among the {Kept} recorded, so at most {Figures.Format(c.Was)} then → {Figures.Format(c.Now)})")
             : string.Create(CultureInfo.InvariantCulture,
                 $"{c.Name} +{Figures.Format(c.Now - c.Was)} {unit} ({Figures.Format(c.Was)} → {Figures.Format(c.Now)})")));
+        if (unit == InstructionsUnit && referenceOwnCode is { Count: > 0 }
+            && OwnCodeGrowth.Describe(current.OwnCode, referenceOwnCode, grewBy, label, threshold, Kept) is { } ownGrowth)
+        {
+            return $"{ownGrowth}; then by method (exclusive): {byMethod}";
+        }
+
         var own = unit == InstructionsUnit && fold is not null ? OwnGrown(fold, before, floor, threshold, top) : [];
         return own.Count == 0
             ? $"grew since {label}: {byMethod}"

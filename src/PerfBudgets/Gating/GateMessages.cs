@@ -25,13 +25,16 @@ internal static class GateMessages
         return string.IsNullOrEmpty(detail) ? line : $"{line} [{detail}]";
     }
 
-    /// <summary>A broken limit: the failure line, then what broke it and what changed, when they are known.</summary>
+    /// <summary>
+    /// A broken limit: the failure line, then what grew (when a reference to compare with is known), then what the figure
+    /// is made of: the line a reader acts on comes first, the largest unchanged parts after it.
+    /// </summary>
     public static string OverLimit(Budget budget, double measured, string? detail, Attribution? attribution)
     {
         var line = FailureLine(budget, measured, detail);
         return attribution is null ? line
             : attribution.Change is null ? $"{line}{Environment.NewLine}  {attribution.Summary}"
-            : $"{line}{Environment.NewLine}  {attribution.Summary}{Environment.NewLine}  {attribution.Change}";
+            : $"{line}{Environment.NewLine}  {attribution.Change}{Environment.NewLine}  {attribution.Summary}";
     }
 
     /// <summary>Within the limit but worse than the baseline, under a strict baseline.</summary>

@@ -12,6 +12,13 @@ namespace PerfBudgets.Reporting;
 /// </param>
 public sealed record Attribution(string Summary, IReadOnlyList<AttributionEntry> Entries, string? Note = null, string? Change = null)
 {
+    /// <summary>
+    /// The program's own methods (neither the platform's nor this package's), each with what it called folded in,
+    /// largest first: where a change made through a framework call shows, and what a later failure compares with to say
+    /// which of them grew. Empty when the diagnosis cannot tell (no call graph, no stacks).
+    /// </summary>
+    public IReadOnlyList<AttributionEntry> OwnCode { get; init; } = [];
+
     /// <summary>An attribution that could not be obtained: the summary says why, and there is no breakdown.</summary>
     public static Attribution Unavailable(string reason) => new($"attribution unavailable: {reason}", []);
 }

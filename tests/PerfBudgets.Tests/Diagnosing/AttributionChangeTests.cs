@@ -32,7 +32,7 @@ public sealed class AttributionChangeTests : IDisposable
 
         var lines = act.Should().Throw<BudgetExceededException>().Which.Message.Split(Environment.NewLine);
         lines.Should().HaveCount(3);
-        lines[2].Should().Be("  vs baseline: System.Byte[] +282 B/op (±31)");
+        lines[1].Should().Be("  vs baseline: System.Byte[] +282 B/op (±31)", "what changed comes first after the figure");
     }
 
     [Fact]

@@ -17,13 +17,13 @@ public sealed class GateMessagesTests
     }
 
     [Fact]
-    public void What_broke_the_budget_and_what_changed_follow_the_failure_line_indented()
+    public void What_grew_comes_first_after_the_failure_line_then_what_the_figure_is_made_of()
     {
         var attribution = new Attribution("top: Foo 90%", []) { Change = "since the baseline: Foo +10%" };
         var nl = Environment.NewLine;
 
         GateMessages.OverLimit(Ceiling, 2312, null, attribution).Should().Be(
-            $"A.Bytes: 2,312 B/op > budget 1,500 (+54%){nl}  top: Foo 90%{nl}  since the baseline: Foo +10%");
+            $"A.Bytes: 2,312 B/op > budget 1,500 (+54%){nl}  since the baseline: Foo +10%{nl}  top: Foo 90%");
         GateMessages.OverLimit(Ceiling, 2312, null, attribution with { Change = null }).Should().Be($"A.Bytes: 2,312 B/op > budget 1,500 (+54%){nl}  top: Foo 90%");
     }
 

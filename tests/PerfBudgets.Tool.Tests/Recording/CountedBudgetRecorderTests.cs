@@ -44,6 +44,23 @@ public sealed class CountedBudgetRecorderTests : IDisposable
     }
 
     [Fact]
+    public void An_allocation_budgets_profile_from_a_diagnosed_run_is_recorded_with_its_own_code_and_samples()
+    {
+        using var budgets = new TestBudgets("attribution-change");
+        var budgetsPath = budgets.WriteBudgetFile();
+        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), budgets.Store(), new BudgetGateOptions { RequireOptimizedBuild = false, DiagnoseAlways = true });
+        gate.Check("Json.Endpoint.Employees9.ServerBytesPerRequest", 6_000, diagnose: () =>
+            new Attribution("top types", [new("System.String", 4_000, "B/op", 1, 800)], "AllocationSampled events") { OwnCode = [new("App.Render", 4_000, "B/op", 1, 790)] });
+
+        var lines = CountedBudgetRecorder.Record(budgetsPath, [Path.Combine(budgets.Folder, "results.json")], "10.0.99", "3.19.0");
+
+        lines.Should().Equal("Json.Endpoint.Employees9.ServerBytesPerRequest: allocation profile recorded, 1 types and 1 of the program's methods");
+        var path = Path.Combine(budgets.Folder, RecordedMethodsFile.FileName);
+        RecordedMethodsFile.Read(path)["Json.Endpoint.Employees9.ServerBytesPerRequest"].Should().Equal(new AttributionEntry("System.String", 4_000, "B/op", null, 800));
+        RecordedMethodsFile.ReadOwnCode(path)["Json.Endpoint.Employees9.ServerBytesPerRequest"].Should().Equal(new AttributionEntry("App.Render", 4_000, "B/op", null, 790));
+    }
+
+    [Fact]
     public void Recorded_for_a_framework_the_counts_go_to_its_runtimes_entry_and_the_budgets_own_stay()
     {
         var budgetsPath = _budgets.WriteBudgetFile();

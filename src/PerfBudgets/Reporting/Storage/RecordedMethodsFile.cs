@@ -17,9 +17,18 @@ public static class RecordedMethodsFile
     /// </summary>
     public const string FileName = "budgets.methods.json";
 
-    /// <summary>Reads the file; an empty set when it does not exist.</summary>
+    /// <summary>Reads each budget's breakdown by method; an empty set when the file does not exist.</summary>
     /// <exception cref="BudgetFileException">The file is not in the expected shape.</exception>
-    public static Dictionary<string, IReadOnlyList<AttributionEntry>> Read(string path)
+    public static Dictionary<string, IReadOnlyList<AttributionEntry>> Read(string path) => Read(path, "methods", required: true);
+
+    /// <summary>
+    /// Reads each budget's own methods with what they called (<see cref="Attribution.OwnCode"/>), as recorded; an empty
+    /// set when the file does not exist, and no entry for a budget recorded without them.
+    /// </summary>
+    /// <exception cref="BudgetFileException">The file is not in the expected shape.</exception>
+    public static Dictionary<string, IReadOnlyList<AttributionEntry>> ReadOwnCode(string path) => Read(path, "ownCode", required: false);
+
+    private static Dictionary<string, IReadOnlyList<AttributionEntry>> Read(string path, string field, bool required)
     {
         var result = new Dictionary<string, IReadOnlyList<AttributionEntry>>(StringComparer.Ordinal);
         if (!File.Exists(path))
@@ -34,8 +43,18 @@ public static class RecordedMethodsFile
             foreach (var (name, node) in root)
             {
                 var unit = node?["unit"]?.GetValue<string>() ?? throw new BudgetFileException($"{path}: budget '{name}' has no 'unit'.");
-                var methods = node["methods"]?.AsObject() ?? throw new BudgetFileException($"{path}: budget '{name}' has no 'methods'.");
-                result[name] = methods.Select(m => new AttributionEntry(m.Key, m.Value!.GetValue<double>(), unit, null)).ToList();
+                var methods = node[field]?.AsObject();
+                if (methods is null)
+                {
+                    if (required)
+                    {
+                        throw new BudgetFileException($"{path}: budget '{name}' has no '{field}'.");
+                    }
+
+                    continue;
+                }
+
+                result[name] = methods.Select(m => Entry(m.Key, m.Value!, unit)).ToList();
             }
         }
         catch (Exception e) when (e is JsonException or InvalidOperationException or FormatException)
@@ -47,26 +66,52 @@ public static class RecordedMethodsFile
     }
 
     /// <summary>Writes the breakdowns, budgets in name order, each one's entries largest first.</summary>
-    public static void Write(string path, IReadOnlyDictionary<string, IReadOnlyList<AttributionEntry>> breakdowns)
+    public static void Write(string path, IReadOnlyDictionary<string, IReadOnlyList<AttributionEntry>> breakdowns) =>
+        Write(path, breakdowns, new Dictionary<string, IReadOnlyList<AttributionEntry>>());
+
+    /// <summary>
+    /// Writes the breakdowns and, beside a budget's, its own methods with what they called (<paramref name="ownCode"/>),
+    /// budgets in name order, each one's entries largest first. A sampled entry keeps its sample count, so a later
+    /// comparison knows its error.
+    /// </summary>
+    public static void Write(string path, IReadOnlyDictionary<string, IReadOnlyList<AttributionEntry>> breakdowns, IReadOnlyDictionary<string, IReadOnlyList<AttributionEntry>> ownCode)
     {
         ArgumentNullException.ThrowIfNull(breakdowns);
+        ArgumentNullException.ThrowIfNull(ownCode);
         var budgets = new JsonObject();
         foreach (var (name, entries) in breakdowns.OrderBy(b => b.Key, StringComparer.Ordinal))
         {
-            var methods = new JsonObject();
-            foreach (var entry in entries.OrderByDescending(e => e.Value))
+            var budget = new JsonObject { ["unit"] = entries.FirstOrDefault()?.Unit ?? string.Empty, ["methods"] = Entries(entries) };
+            if (ownCode.GetValueOrDefault(name) is { Count: > 0 } own)
             {
-                methods[entry.Name] = entry.Value;
+                budget["ownCode"] = Entries(own);
             }
 
-            budgets[name] = new JsonObject { ["unit"] = entries.FirstOrDefault()?.Unit ?? string.Empty, ["methods"] = methods };
+            budgets[name] = budget;
         }
 
         var root = new JsonObject
         {
-            ["description"] = "Each counted budget's breakdown by method (instructions/op) or by system-call site (syscalls/op), as recorded with budgets.json by perfbudgets record. Not edited by hand.",
+            ["description"] = "Each budget's breakdown as recorded with budgets.json by perfbudgets record or calibrate: a counted budget's by method (instructions/op) or by system-call site (syscalls/op), an allocation budget's by type (B/op, from a run with PERF_DIAGNOSE=always); ownCode: the program's own methods, each with what it called. Not edited by hand.",
             ["budgets"] = budgets,
         };
         File.WriteAllText(path, root.ToJsonString(new JsonSerializerOptions { WriteIndented = true, Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping }) + "\n");
+    }
+
+    // A recorded figure: a number, or { "value": N, "samples": S } for a sampled estimate.
+    private static AttributionEntry Entry(string name, JsonNode node, string unit) =>
+        node is JsonObject sampled
+            ? new AttributionEntry(name, sampled["value"]!.GetValue<double>(), unit, null, sampled["samples"]?.GetValue<int>())
+            : new AttributionEntry(name, node.GetValue<double>(), unit, null);
+
+    private static JsonObject Entries(IReadOnlyList<AttributionEntry> entries)
+    {
+        var methods = new JsonObject();
+        foreach (var entry in entries.OrderByDescending(e => e.Value).ThenBy(e => e.Name, StringComparer.Ordinal))
+        {
+            methods[entry.Name] = entry.Samples is { } samples ? new JsonObject { ["value"] = entry.Value, ["samples"] = samples } : entry.Value;
+        }
+
+        return methods;
     }
 }
