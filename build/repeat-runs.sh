@@ -5,7 +5,7 @@
 #   build/repeat-runs.sh OUT N [BUSY_EVERY] [FIRST]
 #
 # OUT gets run-K.json (artifacts/budgets/results.json of run K), run-K.log (the console), and one line per run in
-# runs.csv: run, condition, exit status, seconds, tests passed and failed (from the TRX files). With BUSY_EVERY = 3,
+# runs.csv: run, condition, exit status, seconds, tests passed and failed (from the TRX files), and at the end skipped. With BUSY_EVERY = 3,
 # runs 1, 4, 7, ... run beside two busy loops (`sh -c 'while :; do :; done'`, twice), so a run cut short still holds
 # the same mix. FIRST (default 1) numbers the first run, so a series cut short goes on in the same OUT with the same
 # mix: `build/repeat-runs.sh OUT 10 3 21` adds runs 21 to 30. SUITE (an environment variable, default: all) runs one
@@ -21,7 +21,7 @@ count=${2:?number of runs}
 busy_every=${3:-0}
 first=${4:-1}
 mkdir -p "$out"
-[ -f "$out/runs.csv" ] || echo "run,condition,exit_status,seconds,passed,failed,commit,started_utc,load_1min" >"$out/runs.csv"
+[ -f "$out/runs.csv" ] || echo "run,condition,exit_status,seconds,passed,failed,commit,started_utc,load_1min,skipped" >"$out/runs.csv"
 commit=$(git rev-parse --short HEAD)
 
 for ((k = first; k < first + count; k++)); do
@@ -46,15 +46,19 @@ for ((k = first; k < first + count; k++)); do
 
     passed=0
     failed=0
+    skipped=0
     for trx in artifacts/test-results/*.trx; do
         counters=$(grep -o '<Counters [^>]*>' "$trx" | head -n 1)
         p=$(sed -n 's/.* passed="\([0-9]*\)".*/\1/p' <<<"$counters")
         f=$(sed -n 's/.* failed="\([0-9]*\)".*/\1/p' <<<"$counters")
+        t=$(sed -n 's/.* total="\([0-9]*\)".*/\1/p' <<<"$counters")
+        e=$(sed -n 's/.* executed="\([0-9]*\)".*/\1/p' <<<"$counters")
         passed=$((passed + ${p:-0}))
         failed=$((failed + ${f:-0}))
+        skipped=$((skipped + ${t:-0} - ${e:-0})) # the TRX writer counts a skipped test as not executed, as .ci/run does
     done
 
     cp artifacts/budgets/results.json "$out/run-$k.json" 2>/dev/null || echo "run $k wrote no results.json" >&2
-    echo "$k,$condition,$status,$seconds,$passed,$failed,$commit,$started,$load" >>"$out/runs.csv"
-    echo "run $k ($condition): exit $status, ${seconds} s, $passed passed, $failed failed"
+    echo "$k,$condition,$status,$seconds,$passed,$failed,$commit,$started,$load,$skipped" >>"$out/runs.csv"
+    echo "run $k ($condition): exit $status, ${seconds} s, $passed passed, $failed failed, $skipped skipped"
 done
