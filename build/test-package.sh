@@ -163,6 +163,8 @@ done
 echo "perfbudgets calibrate on the samples' run:"; grep -E "^(Text|Greeting)\.[A-Za-z0-9.]+Syscalls: " "$log" | cut -c1-200
 # Each break, the budget it must fail by name (the test project it is in, a filter for its tests), and for some what
 # the failure must name besides: the method that allocates, the methods whose counts grew.
+counted_lead="grew since the recording (budgets.methods.json), own code with what it called: TextStats.WordCounter::Add +"
+allocation_lead="grew since the recording (budgets.methods.json), own code with what it called: TextStats.WordCounter.Add +"
 breaks=(
   "Allocation|Text.Add.BytesPerOp|TextStats.Tests|WordCounterBudgetTests|allocated in, own code with what it called: TextStats.WordCounter.Add"
   "Retained|Text.Add.RetainedBytesPerOp|TextStats.Tests|WordCounterBudgetTests"
@@ -174,11 +176,17 @@ breaks=(
   "Blocking|Greeting.Endpoint.BlockedMsPerRequest|GreetingService.Tests|No_blocking_or_lock|Thread.Sleep"
   "Startup_Blocking|Greeting.Startup.BlockedMs|GreetingService.Tests|before_the_first_response|Task.Wait"
   "CpuTime|Text.Add.CpuTime.VsBase|TextStats.Tests|CpuTimeVsBaseTests|head/base"
-  # Regressions through a framework call: each failure must name the sample's own method first, not the framework's.
-  "ToList_Snapshot|Text.Add.Instructions|TextStats.Tests|Add_instructions|own code with what it called: TextStats.WordCounter::Add +"
-  "ToList_Snapshot|Text.Add.BytesPerOp|TextStats.Tests|WordCounterBudgetTests|allocated in, own code with what it called: TextStats.WordCounter.Add"
-  "Format_Per_Word|Text.Add.Instructions|TextStats.Tests|Add_instructions|own code with what it called: TextStats.WordCounter::Add +"
-  "Format_Per_Word|Text.Add.BytesPerOp|TextStats.Tests|WordCounterBudgetTests|allocated in, own code with what it called: TextStats.WordCounter.Add"
+  # Regressions through a framework call (a ToList, a string.Format, a string.Join, an OrderBy): the line right after
+  # each failure's figure (lead:) must be what grew since the recording, the sample's own method first, carrying at
+  # least half of the growth.
+  "ToList_Snapshot|Text.Add.Instructions|TextStats.Tests|Add_instructions|lead:$counted_lead"
+  "ToList_Snapshot|Text.Add.BytesPerOp|TextStats.Tests|WordCounterBudgetTests|lead:$allocation_lead"
+  "Format_Per_Word|Text.Add.Instructions|TextStats.Tests|Add_instructions|lead:$counted_lead"
+  "Format_Per_Word|Text.Add.BytesPerOp|TextStats.Tests|WordCounterBudgetTests|lead:$allocation_lead"
+  "Join_Snapshot|Text.Add.Instructions|TextStats.Tests|Add_instructions|lead:$counted_lead"
+  "Join_Snapshot|Text.Add.BytesPerOp|TextStats.Tests|WordCounterBudgetTests|lead:$allocation_lead"
+  "OrderBy_Snapshot|Text.Add.Instructions|TextStats.Tests|Add_instructions|lead:$counted_lead"
+  "OrderBy_Snapshot|Text.Add.BytesPerOp|TextStats.Tests|WordCounterBudgetTests|lead:$allocation_lead"
 )
 for entry in "${breaks[@]}"; do
   IFS='|' read -r name budget project filter names <<<"$entry"
@@ -188,7 +196,14 @@ for entry in "${breaks[@]}"; do
   line=$(grep -m1 -E "^ *PerfBudgets.Budgets.BudgetExceededException : $budget:|^ *$budget:" "$log") \
     || fail "the break $name did not fail naming $budget"
   echo "Break $name fails $budget: ${line#*Exception : }"
-  if [[ -n $names ]]; then
+  if [[ $names == lead:* ]]; then
+    # The line after the failure's figure: what grew, the sample's method first, with its share of the growth.
+    lead=$(grep -m1 -A1 -E "^ *PerfBudgets.Budgets.BudgetExceededException : $budget:|^ *$budget:" "$log" | sed -n 2p | sed -E 's/^ +//')
+    [[ $lead == "${names#lead:}"* ]] || fail "the break $name failed $budget, but the line after its figure is not '${names#lead:}…': $lead"
+    share=$(sed -nE 's/^[^%]*\(([0-9]+)% of the .*/\1/p' <<<"$lead")
+    [[ -n $share && $share -ge 50 ]] || fail "the break $name failed $budget naming the sample's method with ${share:-no}% of the growth, under half: $lead"
+    echo "  led by what grew (${share}% of the growth): $(cut -c1-220 <<<"$lead")"
+  elif [[ -n $names ]]; then
     named=$(grep -m1 -F -- "$names" "$log") || fail "the break $name failed $budget without naming $names"
     echo "  and names it: $(sed -E 's/^ +//' <<<"$named" | cut -c1-200)"
   fi

@@ -70,6 +70,20 @@ public sealed class WordCounter
 #if BREAK_FORMAT_PER_WORD
                 _checksum += string.Format(System.Globalization.CultureInfo.InvariantCulture, "{0}:{1}", words, count).Length;
 #endif
+#if BREAK_JOIN_SNAPSHOT
+                if (words % 16 == 0)
+                {
+                    // The last words known, joined for a log line every 16 words.
+                    _checksum += string.Join(' ', _counts.Keys.Take(8)).Length;
+                }
+#endif
+#if BREAK_ORDERBY_SNAPSHOT
+                if (words % 16 == 0)
+                {
+                    // The most frequent word so far, found by sorting every 16 words.
+                    _checksum += _counts.OrderByDescending(pair => pair.Value).First().Key.Length;
+                }
+#endif
             }
         }
 
@@ -136,7 +150,7 @@ public sealed class WordCounter
     private byte[]? _fileBytes;
     private char[]? _fileChars;
 
-#if BREAK_INSTRUCTIONS || BREAK_GROWTH || BREAK_CPUTIME || BREAK_TOLIST_SNAPSHOT || BREAK_FORMAT_PER_WORD
+#if BREAK_INSTRUCTIONS || BREAK_GROWTH || BREAK_CPUTIME || BREAK_TOLIST_SNAPSHOT || BREAK_FORMAT_PER_WORD || BREAK_JOIN_SNAPSHOT || BREAK_ORDERBY_SNAPSHOT
     private long _checksum;
 
     /// <summary>Work the deliberate breaks do.</summary>
