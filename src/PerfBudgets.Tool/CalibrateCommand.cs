@@ -70,15 +70,13 @@ internal static class CalibrateCommand
         var runtime = RecordCommand.CountedRuntimeOf(existing) ?? InstructionMeter.RuntimeVersion;
         if (valgrind.IsAvailable && only is null)
         {
-            // The methods' breakdowns of the counted budgets (budgets.methods.json), which a failure compares with;
-            // the margins are then set below.
             try
             {
-                _ = CountedBudgetRecorder.Record(budgetsPath, existing, runtime, valgrind.Version!);
+                RecordBreakdowns(budgetsPath, existing, runtime, valgrind.Version!);
             }
             catch (BudgetFileException e)
             {
-                Console.WriteLine($"The counted budgets' breakdowns were not recorded: {e.Message}");
+                Console.WriteLine($"The budgets' breakdowns were not recorded: {e.Message}");
             }
         }
 
@@ -89,6 +87,24 @@ internal static class CalibrateCommand
         }
 
         return outcome;
+    }
+
+    /// <summary>
+    /// Records the budgets' breakdowns (<c>budgets.methods.json</c>: the counted budgets' methods, the allocation
+    /// profiles), which a failure compares with, and leaves <c>budgets.json</c> as it was: calibrate then sets the counts,
+    /// margins and limits itself, and each of its lines says old → new against the file as the user had it.
+    /// </summary>
+    internal static void RecordBreakdowns(string budgetsPath, IReadOnlyList<string> results, string runtime, string valgrindVersion)
+    {
+        var asItWas = File.ReadAllText(budgetsPath);
+        try
+        {
+            _ = CountedBudgetRecorder.Record(budgetsPath, results, runtime, valgrindVersion);
+        }
+        finally
+        {
+            File.WriteAllText(budgetsPath, asItWas);
+        }
     }
 
     // Runs the test command `count` times, each with its results in FOLDER/NAME-i; a run whose tests fail still
