@@ -1,5 +1,6 @@
 using PerfBudgets;
 using PerfBudgets.Budgets;
+using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using Xunit;
 
@@ -14,6 +15,10 @@ public sealed class CpuTimeVsBaseTests
     [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
     public void Add_cpu_time_against_the_base() =>
         // Builds TextStats.Workloads at the base commit, runs both builds' hosts side by side, gates head ÷ base.
-        BudgetGate.Default.CheckVsBase("Text.Add.CpuTime.VsBase", baseBuild =>
-            PairedWorkloads.CompareCpuTime(baseBuild, "TextStats.Workloads/TextStats.Workloads.csproj", ["--serve", "Text.Add"], operations: 5_000, new PairedRoundsOptions()));
+        BudgetGate.Default.CheckVsBase("Text.Add.CpuTime.VsBase",
+            baseBuild => PairedWorkloads.CompareCpuTime(baseBuild, Host, ["--serve", "Text.Add"], operations: 5_000, new PairedRoundsOptions()),
+            // On a failure only: both hosts profiled in turn, and the methods that grew named, the library's own first.
+            baseBuild => PairedWorkloadProfiler.CompareWithBase(baseBuild, Host, ["--serve", "Text.Add"]));
+
+    private const string Host = "TextStats.Workloads/TextStats.Workloads.csproj";
 }

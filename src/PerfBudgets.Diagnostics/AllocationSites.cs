@@ -20,7 +20,6 @@ internal static class AllocationSites
 {
     private const long AllocationSamplingKeyword = 0x80000000000;
     private const int AllocationSampledId = 303;
-    private static readonly string[] FrameworkPrefixes = ["System.", "Microsoft.", "netstandard", "Internal.", "Interop"];
     private static readonly HashSet<string> OwnTypes = typeof(AllocationSites).Assembly.GetTypes()
         .Select(t => t.FullName!.Split('+')[0]).ToHashSet(StringComparer.Ordinal);
 
@@ -56,8 +55,8 @@ internal static class AllocationSites
             }
 
             var size = AllocationProfiler.Upscale(ObjectSize(e));
-            var (method, innermost) = AllocatingMethod(e.CallStack());
-            if (IsOwn(method))
+            var (method, innermost) = OwnFrames.Of(e.CallStack());
+            if (IsProfilers(method))
             {
                 // The recorder's own work on the measuring thread (stopping the session), not the operation's.
                 continue;
@@ -103,34 +102,10 @@ internal static class AllocationSites
         return at + 8 <= data.Length ? BitConverter.ToUInt64(data, at) : 0;
     }
 
-    // A method of this assembly's types ("Namespace.Type+Nested.Method").
-    private static bool IsOwn(string method)
+    // A method of this assembly's types ("Namespace.Type+Nested.Method"): the profiler's own work.
+    private static bool IsProfilers(string method)
     {
         var dot = method.LastIndexOf('.');
         return dot > 0 && OwnTypes.Contains(method[..dot].Split('+')[0]);
-    }
-
-    // The innermost frame of the program's own code (or the innermost of all when none is), and the innermost frame.
-    private static (string Method, string Innermost) AllocatingMethod(TraceCallStack? stack)
-    {
-        string? innermost = null;
-        for (var frame = stack; frame is not null; frame = frame.Caller)
-        {
-            var name = frame.CodeAddress.FullMethodName;
-            if (string.IsNullOrEmpty(name))
-            {
-                continue;
-            }
-
-            var paren = name.IndexOf('(', StringComparison.Ordinal);
-            var method = paren > 0 ? name[..paren] : name;
-            innermost ??= method;
-            if (!FrameworkPrefixes.Any(p => method.StartsWith(p, StringComparison.Ordinal)))
-            {
-                return (method, innermost);
-            }
-        }
-
-        return (innermost ?? "(no managed frame)", innermost ?? "(no managed frame)");
     }
 }

@@ -11,6 +11,15 @@ namespace PerfBudgets.Diagnostics;
 /// <param name="Elapsed">How long the profiled run took.</param>
 public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Samples, int SkippedSamples, string Target, TimeSpan Elapsed)
 {
+    /// <summary>
+    /// The same samples credited to the program's own methods, each with what it called: a sample in framework code goes
+    /// to the innermost of the program's methods on its stack (a sample with none, to its innermost frame), most first.
+    /// </summary>
+    public IReadOnlyList<MethodSamples> OwnCode { get; init; } = [];
+
+    /// <summary>How many operations ran while the samples were taken (0 when unknown): samples per operation are CPU time per operation.</summary>
+    public long Operations { get; init; }
+
     /// <summary>The hottest methods, as the failure message shows them: <c>hottest methods (exclusive samples of N): A.B.C 41%, …</c>.</summary>
     public string Describe(int top = 5)
     {
@@ -60,32 +69,75 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
                 $"no managed samples to compare ({baseProfile.Samples:N0} of the base, {baseProfile.Target}; {Samples:N0} of the head, {Target})"));
         }
 
-        var before = baseProfile.Methods.ToDictionary(m => m.Method, m => m.Share, StringComparer.Ordinal);
-        var after = Methods.ToDictionary(m => m.Method, StringComparer.Ordinal);
-        var grown = after.Values
-            .Select(m =>
-            {
-                var was = before.GetValueOrDefault(m.Method);
-                var error = Math.Sqrt((was * (1 - was) / baseProfile.Samples) + (m.Share * (1 - m.Share) / Samples));
-                return (Method: m, Was: was, Growth: m.Share - was, Error: error);
-            })
-            .Where(c => c.Growth > 3 * c.Error)
-            .OrderByDescending(c => c.Growth)
-            .ToList();
+        var grown = SharesGrown(Methods, baseProfile.Methods, baseProfile.Samples);
+        var ownGrown = SharesGrown(OwnCode, baseProfile.OwnCode, baseProfile.Samples);
+        var ownPerOperation = Operations > 0 && baseProfile.Operations > 0 ? PerOperationGrown(baseProfile) : [];
         var note = string.Create(CultureInfo.InvariantCulture,
             $"EventPipe SampleProfiler, ~1 ms per sample: {baseProfile.Samples:N0} managed samples of the base ({baseProfile.Target}, {baseProfile.Elapsed.TotalSeconds:0.0} s) and {Samples:N0} of the head ({Target}, {Elapsed.TotalSeconds:0.0} s); a method is named when its share grew by more than three times the difference's standard error, √(p(1−p)/n) on each side");
-        if (grown.Count == 0)
+        if (grown.Count == 0 && ownGrown.Count == 0 && ownPerOperation.Count == 0)
         {
             return new Attribution(
                 $"no method's share of the managed samples grew beyond its sampling error against the base: the added cost is spread over many methods, or outside managed code (the kernel, the GC, native code); {Describe(top)}",
                 [], note);
         }
 
-        var named = string.Join(", ", grown.Take(top).Select(c => string.Create(CultureInfo.InvariantCulture, $"{c.Method.Method} {c.Was * 100:0.0}% → {c.Method.Share * 100:0.0}%")));
+        static string Named(IEnumerable<(MethodSamples Method, double Was, double Growth)> methods) =>
+            string.Join(", ", methods.Select(c => string.Create(CultureInfo.InvariantCulture, $"{c.Method.Method} {c.Was * 100:0.0}% → {c.Method.Share * 100:0.0}%")));
         var entries = grown.Take(25)
             .Select(c => new AttributionEntry(c.Method.Method, c.Growth * 100, "share points", c.Method.Share, c.Method.ExclusiveSamples))
             .ToList();
-        return new Attribution($"grew against the base (share of managed samples, base → head): {named}", entries, note);
+        // The program's methods first, each with what it called: where a change made through a framework call shows.
+        // Per operation where both counts of operations are known: a method that already took nearly every sample
+        // (a workload host's one method) grows in time per operation, not in share.
+        var own = ownPerOperation.Count > 0
+            ? "grew against the base, own code with what it called (samples per operation): " + string.Join(", ", ownPerOperation.Take(top).Select(c => c.Text)) + "; "
+            : ownGrown.Count == 0 ? string.Empty
+            : $"grew against the base, own code with what it called (share of managed samples, base → head): {Named(ownGrown.Take(top))}; ";
+        var exclusive = grown.Count == 0 ? "no single method's exclusive share grew beyond its sampling error"
+            : $"grew against the base (share of managed samples, base → head): {Named(grown.Take(top))}";
+        return new Attribution(own + exclusive, entries, note)
+        {
+            OwnCode = [.. ownGrown.Take(25).Select(c => new AttributionEntry(c.Method.Method, c.Growth * 100, "share points", c.Method.Share, c.Method.ExclusiveSamples))],
+        };
+    }
+
+    // The own methods whose samples per operation grew by more than three times the difference's standard error (a
+    // count of n samples errs by √n), each with its share of the whole profile's growth per operation, most first.
+    private List<(string Method, string Text)> PerOperationGrown(CpuProfile baseProfile)
+    {
+        var before = baseProfile.OwnCode.ToDictionary(m => m.Method, m => m.ExclusiveSamples, StringComparer.Ordinal);
+        double PerOp(double samples, long operations) => samples / operations;
+        var whole = PerOp(Samples, Operations) - PerOp(baseProfile.Samples, baseProfile.Operations);
+        return OwnCode
+            .Select(m =>
+            {
+                var was = before.GetValueOrDefault(m.Method);
+                var growth = PerOp(m.ExclusiveSamples, Operations) - PerOp(was, baseProfile.Operations);
+                var error = Math.Sqrt((m.ExclusiveSamples / ((double)Operations * Operations)) + (was / ((double)baseProfile.Operations * baseProfile.Operations)));
+                return (m.Method, Was: PerOp(was, baseProfile.Operations), Now: PerOp(m.ExclusiveSamples, Operations), Growth: growth, Error: error);
+            })
+            .Where(c => c.Growth > 3 * c.Error)
+            .OrderByDescending(c => c.Growth)
+            .Select(c => (c.Method, string.Create(CultureInfo.InvariantCulture,
+                $"{c.Method} {(c.Was > 0 ? Figures.Percent(((c.Now / c.Was) - 1) * 100, signed: true) : "new")} per operation ({(whole > 0 ? Figures.Percent(Math.Min(1, c.Growth / whole) * 100, decimals: 0) : "all")} of the profile's growth; {c.Was * 1000:0.#} → {c.Now * 1000:0.#} samples per 1,000 operations)")))
+            .ToList();
+    }
+
+    // The methods whose share of the samples grew by more than three times the difference's standard error, most first.
+    private List<(MethodSamples Method, double Was, double Growth)> SharesGrown(IReadOnlyList<MethodSamples> now, IReadOnlyList<MethodSamples> then, int thenSamples)
+    {
+        var before = then.ToDictionary(m => m.Method, m => m.Share, StringComparer.Ordinal);
+        return now
+            .Select(m =>
+            {
+                var was = before.GetValueOrDefault(m.Method);
+                var error = Math.Sqrt((was * (1 - was) / thenSamples) + (m.Share * (1 - m.Share) / Samples));
+                return (Method: m, Was: was, Growth: m.Share - was, Error: error);
+            })
+            .Where(c => c.Growth > 3 * c.Error)
+            .OrderByDescending(c => c.Growth)
+            .Select(c => (c.Method, c.Was, c.Growth))
+            .ToList();
     }
 
     /// <inheritdoc />

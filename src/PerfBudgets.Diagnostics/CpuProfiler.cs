@@ -100,15 +100,16 @@ public static class CpuProfiler
         return EventPipeRecording.RecordAsync(processId, providers, () =>
             {
                 var started = Stopwatch.GetTimestamp();
-                BatchedRun.For(limit, runOperations);
-                return Task.FromResult(Stopwatch.GetElapsedTime(started));
+                var operations = BatchedRun.For(limit, runOperations);
+                return Task.FromResult((Elapsed: Stopwatch.GetElapsedTime(started), Operations: operations));
             },
-            (log, elapsed, copyThread) => Read(log, id => id != copyThread && countThread(id), target, elapsed)).GetAwaiter().GetResult();
+            (log, ran, copyThread) => Read(log, id => id != copyThread && countThread(id), target, ran.Elapsed) with { Operations = ran.Operations }).GetAwaiter().GetResult();
     }
 
     private static CpuProfile Read(TraceLog log, Func<long, bool> countThread, string target, TimeSpan elapsed)
     {
         var byMethod = new Dictionary<string, int>(StringComparer.Ordinal);
+        var byOwn = new Dictionary<string, int>(StringComparer.Ordinal);
         var counted = 0;
         var skipped = 0;
         foreach (var e in log.Events)
@@ -127,7 +128,8 @@ public static class CpuProfiler
                 continue;
             }
 
-            var name = ExclusiveMethod(e.CallStack());
+            var stack = e.CallStack();
+            var name = ExclusiveMethod(stack);
             if (KnownWaits.Any(w => name.StartsWith(w, StringComparison.Ordinal)))
             {
                 skipped++;
@@ -135,16 +137,20 @@ public static class CpuProfiler
             }
 
             byMethod[name] = byMethod.GetValueOrDefault(name) + 1;
+            var own = OwnFrames.Of(stack).Own;
+            byOwn[own] = byOwn.GetValueOrDefault(own) + 1;
             counted++;
         }
 
-        var methods = byMethod
+        return new CpuProfile(Shares(byMethod, counted), counted, skipped, target, elapsed) { OwnCode = Shares(byOwn, counted) };
+    }
+
+    private static List<MethodSamples> Shares(Dictionary<string, int> samples, int counted) =>
+        samples
             .OrderByDescending(m => m.Value)
             .ThenBy(m => m.Key, StringComparer.Ordinal)
             .Select(m => new MethodSamples(m.Key, m.Value, (double)m.Value / counted))
             .ToList();
-        return new CpuProfile(methods, counted, skipped, target, elapsed);
-    }
 
     // The innermost frame that names the code the thread was running. A thread stopped for the sample is often inside a
     // runtime stub (a return-address hijack, a GC poll) whose address resolves to no managed method; those frames are

@@ -51,7 +51,25 @@ public sealed partial class BudgetGate
     /// <param name="budgetName">A paired budget defined in <c>budgets.json</c>.</param>
     /// <param name="measure">Compares the head with the base it is given, in processes it starts for the call.</param>
     /// <param name="maxAttempts">Comparisons at the most, at least 1.</param>
-    public BudgetResult CheckVsBase(string budgetName, Func<BaseBuild, PairedComparison> measure, int maxAttempts)
+    public BudgetResult CheckVsBase(string budgetName, Func<BaseBuild, PairedComparison> measure, int maxAttempts) =>
+        CheckVsBase(budgetName, measure, diagnose: null, maxAttempts);
+
+    /// <summary>
+    /// Checks a paired budget as <see cref="CheckVsBase(string, Func{BaseBuild, PairedComparison})"/> does, and when it
+    /// fails, says what grew: <paramref name="diagnose"/> profiles both builds (for a served workload,
+    /// <c>PairedWorkloadProfiler.CompareWithBase</c> of PerfBudgets.Diagnostics) and the failure names the methods whose
+    /// share grew, the program's own first. A passing budget never calls it.
+    /// </summary>
+    /// <param name="budgetName">A paired budget defined in <c>budgets.json</c>.</param>
+    /// <param name="measure">Compares the head with the base it is given.</param>
+    /// <param name="diagnose">Profiles the head against the same base; called only when the budget fails.</param>
+    public BudgetResult CheckVsBase(string budgetName, Func<BaseBuild, PairedComparison> measure, Func<BaseBuild, Attribution> diagnose)
+    {
+        ArgumentNullException.ThrowIfNull(diagnose);
+        return CheckVsBase(budgetName, measure, diagnose, DefaultVsBaseAttempts);
+    }
+
+    private BudgetResult CheckVsBase(string budgetName, Func<BaseBuild, PairedComparison> measure, Func<BaseBuild, Attribution>? diagnose, int maxAttempts)
     {
         ArgumentNullException.ThrowIfNull(measure);
         ArgumentOutOfRangeException.ThrowIfLessThan(maxAttempts, 1);
@@ -81,7 +99,7 @@ public sealed partial class BudgetGate
             check = new BudgetCheck(budgetName, double.NaN, e.Message);
         }
 
-        return Check(check.BudgetName, check.Measured, check.Detail);
+        return Check(check.BudgetName, check.Measured, check.Detail, diagnose is null ? null : () => diagnose(found));
     }
 
     /// <summary>

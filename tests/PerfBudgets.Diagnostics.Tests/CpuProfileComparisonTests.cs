@@ -61,4 +61,25 @@ public sealed class CpuProfileComparisonTests
         attribution.Entries.Should().BeEmpty();
         attribution.Summary.Should().StartWith("attribution unavailable: no managed samples to compare (500 of the base");
     }
+
+    [Fact]
+    public void A_workload_hosts_one_method_is_named_by_its_samples_per_operation_with_its_share_of_the_growth()
+    {
+        // The host runs WordCounter.Add and little else, so Add holds nearly every sample on both sides and its share
+        // cannot grow; per operation it grew by a fifth: 1,000 samples over 10,000 operations, then 1,200 over 10,000.
+        const string Add = "TextStats.WordCounter.Add";
+        var baseProfile = Profile(1_010, (Add, 700), ("System.Globalization.Ordinal.GetHashCode", 300), ("Program.Main", 10)) with
+        {
+            Operations = 10_000,
+            OwnCode = [new MethodSamples(Add, 1_000, 1_000 / 1_010.0), new MethodSamples("Program.Main", 10, 10 / 1_010.0)],
+        };
+        var headProfile = Profile(1_210, (Add, 700), ("System.Globalization.Ordinal.GetHashCode", 500), ("Program.Main", 10)) with
+        {
+            Operations = 10_000,
+            OwnCode = [new MethodSamples(Add, 1_200, 1_200 / 1_210.0), new MethodSamples("Program.Main", 10, 10 / 1_210.0)],
+        };
+
+        headProfile.ComparedWithBase(baseProfile).Summary.Should().StartWith(
+            $"grew against the base, own code with what it called (samples per operation): {Add} +20% per operation (100% of the profile's growth; 100 → 120 samples per 1,000 operations); ");
+    }
 }

@@ -77,6 +77,25 @@ public sealed class BudgetGateVsBaseTests : IDisposable
     }
 
     [Fact]
+    public void A_failing_paired_budget_names_what_its_diagnosis_of_the_same_base_found_and_a_passing_one_never_asks()
+    {
+        BaseBuild? diagnosed = null;
+        Attribution Diagnose(BaseBuild b)
+        {
+            diagnosed = b;
+            return new Attribution("grew against the base, own code with what it called (samples per operation): Demo.Work +6% per operation", []);
+        }
+
+        GateWithBase().CheckVsBase("Demo.Cpu.VsBase", _ => Pairs(1.0, 0.02), Diagnose).Verdict.Should().Be(BudgetVerdict.Pass);
+        diagnosed.Should().BeNull("a passing budget is not diagnosed");
+
+        var act = () => GateWithBase().CheckVsBase("Demo.Cpu.VsBase", _ => Pairs(1.06, 0.02), Diagnose);
+
+        act.Should().Throw<BudgetExceededException>().Which.Message.Should().Contain($"{Environment.NewLine}  grew against the base, own code with what it called (samples per operation): Demo.Work +6%");
+        diagnosed.Should().BeSameAs(MadeUpBase, "the diagnosis profiles against the base the comparison used");
+    }
+
+    [Fact]
     public void A_budget_of_another_kind_is_refused() =>
         Gate().Invoking(g => g.CheckVsBase("Demo.Bytes", Pairs(1, 0.01)))
             .Should().Throw<ArgumentException>().WithMessage("*allocated-bytes-per-op budget*vs-base-ratio-max*");

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using PerfBudgets.Processes;
 
 namespace PerfBudgets.Measuring;
 
@@ -29,6 +28,18 @@ public static class PairedWorkloads
     /// <param name="options">Pairs, warm-up and confidence (<c>new PairedRoundsOptions()</c> for the defaults).</param>
     public static PairedComparison CompareCpuTime(BaseBuild baseBuild, string workloadProject, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options)
     {
+        var (baseHost, headHost) = Hosts(baseBuild, workloadProject);
+        return CompareCpuTime(baseHost, headHost, arguments, operations, options).WithBase(baseBuild.Description);
+    }
+
+    /// <summary>
+    /// The two builds of the workload host <paramref name="workloadProject"/>: the base's (built once per base commit,
+    /// <see cref="BaseBuild.BuildProject"/>) and the head's, beside the test assembly.
+    /// </summary>
+    /// <param name="baseBuild">The base, e.g. as <c>BudgetGate.CheckVsBase</c> hands it.</param>
+    /// <param name="workloadProject">The host's project file, relative to a folder above the test assembly or absolute.</param>
+    public static (string BaseHost, string HeadHost) Hosts(BaseBuild baseBuild, string workloadProject)
+    {
         ArgumentNullException.ThrowIfNull(baseBuild);
         ArgumentException.ThrowIfNullOrEmpty(workloadProject);
         var project = Path.IsPathRooted(workloadProject) ? workloadProject : FindAbove(AppContext.BaseDirectory, workloadProject);
@@ -38,8 +49,7 @@ public static class PairedWorkloads
             throw new FileNotFoundException($"The head's workload host is not beside the test assembly ({head}): reference {Path.GetFileName(project)} from the test project.", head);
         }
 
-        var baseHost = baseBuild.BuildProject(project, BuildTimeout);
-        return CompareCpuTime(baseHost, head, arguments, operations, options).WithBase(baseBuild.Description);
+        return (baseBuild.BuildProject(project, BuildTimeout), head);
     }
 
     /// <summary>
@@ -101,50 +111,42 @@ public static class PairedWorkloads
         throw new FileNotFoundException($"No {relative} in {directory} or a folder above it.", relative);
     }
 
-    // One served workload host: `run N` answered by `done`, its process's CPU clock read around it. A host that does
-    // not answer within the options' HostTimeout is killed, and the comparison fails naming it and its standard error.
+    // A served host with its process's CPU clock read around each run.
     private sealed class Host : IDisposable
     {
-        private readonly ChildProcess _child;
+        private readonly ServedWorkloadHost _host;
         private readonly Func<long> _clock;
-        private readonly TimeSpan _timeout;
 
-        private Host(ChildProcess child, TimeSpan timeout)
+        private Host(ServedWorkloadHost host)
         {
-            _child = child;
-            _timeout = timeout;
-            _clock = CpuClock.ForProcess(child.Process.Id);
+            _host = host;
+            _clock = CpuClock.ForProcess(host.ProcessId);
         }
 
         // The host's process, for CoreSwap.
-        public Process Process => _child.Process;
+        public Process Process => _host.Process;
 
         public static Host Start(string assembly, IReadOnlyList<string> arguments, TimeSpan timeout)
         {
-            var child = ChildProcess.Start(InstructionMeter.DotnetHost, [assembly, .. arguments], $"the workload host {Path.GetFileName(assembly)}",
-                Path.GetDirectoryName(Path.GetFullPath(assembly))!, interactive: true);
-            var host = new Host(child, timeout);
+            var host = ServedWorkloadHost.Start(assembly, arguments, timeout);
             try
             {
-                child.Expect("ready", timeout);
+                return new Host(host);
             }
             catch
             {
                 host.Dispose();
                 throw;
             }
-
-            return host;
         }
 
         public IReadOnlyList<double> Run(int operations)
         {
             var before = _clock();
-            _child.WriteLine($"run {operations}");
-            _child.Expect("done", _timeout);
+            _host.Run(operations);
             return [(_clock() - before) / (double)operations];
         }
 
-        public void Dispose() => _child.Dispose();
+        public void Dispose() => _host.Dispose();
     }
 }
