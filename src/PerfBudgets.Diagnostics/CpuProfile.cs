@@ -101,8 +101,10 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
         };
     }
 
-    // The own methods whose samples per operation grew by more than three times the difference's standard error (a
-    // count of n samples errs by √n), each with its share of the whole profile's growth per operation, most first.
+    // The own methods whose samples per operation grew by more than three times the difference's standard error, each
+    // with its share of the whole profile's growth per operation, most first. The sampler takes a sample every
+    // millisecond, so a profile's count of samples follows its length and only how they split between methods is
+    // chance: a method's count errs by √(N·p(1−p)) (binomial), not √n, and a host's one method at p ≈ 1 is nearly exact.
     private List<(string Method, string Text)> PerOperationGrown(CpuProfile baseProfile)
     {
         var before = baseProfile.OwnCode.ToDictionary(m => m.Method, m => m.ExclusiveSamples, StringComparer.Ordinal);
@@ -113,7 +115,7 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
             {
                 var was = before.GetValueOrDefault(m.Method);
                 var growth = PerOp(m.ExclusiveSamples, Operations) - PerOp(was, baseProfile.Operations);
-                var error = Math.Sqrt((m.ExclusiveSamples / ((double)Operations * Operations)) + (was / ((double)baseProfile.Operations * baseProfile.Operations)));
+                var error = Math.Sqrt(Variance(m.ExclusiveSamples, Samples, Operations) + Variance(was, baseProfile.Samples, baseProfile.Operations));
                 return (m.Method, Was: PerOp(was, baseProfile.Operations), Now: PerOp(m.ExclusiveSamples, Operations), Growth: growth, Error: error);
             })
             .Where(c => c.Growth > 3 * c.Error)
@@ -121,6 +123,12 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
             .Select(c => (c.Method, string.Create(CultureInfo.InvariantCulture,
                 $"{c.Method} {(c.Was > 0 ? Figures.Percent(((c.Now / c.Was) - 1) * 100, signed: true) : "new")} per operation ({(whole > 0 ? Figures.Percent(Math.Min(1, c.Growth / whole) * 100, decimals: 0) : "all")} of the profile's growth; {c.Was * 1000:0.#} → {c.Now * 1000:0.#} samples per 1,000 operations)")))
             .ToList();
+
+        static double Variance(double samples, int of, long operations)
+        {
+            var p = of > 0 ? samples / of : 0;
+            return of * p * (1 - p) / ((double)operations * operations);
+        }
     }
 
     // The methods whose share of the samples grew by more than three times the difference's standard error, most first.
