@@ -144,7 +144,7 @@ public sealed partial class BudgetGate
         var attribution = known ?? (diagnose is not null && (!judgement.Met || Options.DiagnoseAlways) ? _diagnosis.Run(diagnose) : null);
         if (attribution is not null && !judgement.Met)
         {
-            attribution = _changes.SinceBaseline(budget, attribution);
+            attribution = _changes.SinceReferences(budget, attribution);
         }
 
         return _recorder.Conclude(_judge.Outcome(budget, measured, detail, attribution, judgement));

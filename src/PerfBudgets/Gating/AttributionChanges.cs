@@ -35,7 +35,7 @@ internal sealed class AttributionChanges
     /// <c>PERF_DIAGNOSE=always</c>); then the types that changed since the baseline's breakdown of
     /// <paramref name="budget"/> (<see cref="AttributionChange"/>), when there is a baseline and something changed.
     /// </summary>
-    public Attribution SinceBaseline(Budget budget, Attribution attribution)
+    public Attribution SinceReferences(Budget budget, Attribution attribution)
     {
         var changes = new List<string>();
         if (SinceRecordedProfile(budget, attribution) is { } sinceRecording)

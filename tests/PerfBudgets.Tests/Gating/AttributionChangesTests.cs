@@ -18,7 +18,7 @@ public sealed class AttributionChangesTests
         var budget = _book.Get("Demo.Instructions");
         var attribution = new Attribution("top: Foo", [new AttributionEntry("Foo", 10, "instructions/op", 1)]) { Change = "stale" };
 
-        changes.SinceBaseline(budget, attribution).Should().BeSameAs(attribution);
+        changes.SinceReferences(budget, attribution).Should().BeSameAs(attribution);
         changes.CountedGrowth(budget, 1_000, attribution, inclusive: null).Change.Should().BeNull();
     }
 
@@ -39,7 +39,7 @@ public sealed class AttributionChangesTests
             OwnCode = [Sampled("App.Parse", 6_080, 2_100), Sampled("App.Render", 5_530, 1_900)],
         };
 
-        var change = changes.SinceBaseline(book.Get(Budget), now).Change;
+        var change = changes.SinceReferences(book.Get(Budget), now).Change;
 
         change.Should().StartWith("grew since the recording (budgets.methods.json), own code with what it called: App.Render +1,530 B/op (95% of the +1,610 growth; 4,000 → 5,530)")
             .And.NotContain("App.Parse +")
