@@ -90,7 +90,7 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
         // Per operation where both counts of operations are known: a method that already took nearly every sample
         // (a workload host's one method) grows in time per operation, not in share.
         var own = ownPerOperation.Count > 0
-            ? "grew against the base, own code with what it called (samples per operation): " + string.Join(", ", ownPerOperation.Take(top).Select(c => c.Text)) + "; "
+            ? "grew against the base, own code with what it called (samples per operation): " + string.Join(", ", ownPerOperation.Take(top)) + "; "
             : ownGrown.Count == 0 ? string.Empty
             : $"grew against the base, own code with what it called (share of managed samples, base → head): {Named(ownGrown.Take(top))}; ";
         var exclusive = grown.Count == 0 ? "no single method's exclusive share grew beyond its sampling error"
@@ -105,7 +105,7 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
     // with its share of the whole profile's growth per operation, most first. The sampler takes a sample every
     // millisecond, so a profile's count of samples follows its length and only how they split between methods is
     // chance: a method's count errs by √(N·p(1−p)) (binomial), not √n, and a host's one method at p ≈ 1 is nearly exact.
-    private List<(string Method, string Text)> PerOperationGrown(CpuProfile baseProfile)
+    private List<string> PerOperationGrown(CpuProfile baseProfile)
     {
         var before = baseProfile.OwnCode.ToDictionary(m => m.Method, m => m.ExclusiveSamples, StringComparer.Ordinal);
         double PerOp(double samples, long operations) => samples / operations;
@@ -120,8 +120,8 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
             })
             .Where(c => c.Growth > 3 * c.Error)
             .OrderByDescending(c => c.Growth)
-            .Select(c => (c.Method, string.Create(CultureInfo.InvariantCulture,
-                $"{c.Method} {(c.Was > 0 ? Figures.Percent(((c.Now / c.Was) - 1) * 100, signed: true) : "new")} per operation ({(whole > 0 ? Figures.Percent(Math.Min(1, c.Growth / whole) * 100, decimals: 0) : "all")} of the profile's growth; {c.Was * 1000:0.#} → {c.Now * 1000:0.#} samples per 1,000 operations)")))
+            .Select(c => string.Create(CultureInfo.InvariantCulture,
+                $"{c.Method} {(c.Was > 0 ? Figures.Percent(((c.Now / c.Was) - 1) * 100, signed: true) : "new")} per operation ({(whole > 0 ? Figures.Percent(Math.Min(1, c.Growth / whole) * 100, decimals: 0) : "all")} of the profile's growth; {c.Was * 1000:0.#} → {c.Now * 1000:0.#} samples per 1,000 operations)"))
             .ToList();
 
         static double Variance(double samples, int of, long operations)
