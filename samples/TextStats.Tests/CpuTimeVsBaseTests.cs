@@ -17,7 +17,7 @@ public sealed class CpuTimeVsBaseTests
         // Builds TextStats.Workloads at the base commit, runs both builds' hosts side by side, gates head ÷ base.
         BudgetGate.Default.CheckVsBase("Text.Add.CpuTime.VsBase",
             baseBuild => PairedWorkloads.CompareCpuTime(baseBuild, Host, ["--serve", "Text.Add"], operations: 5_000, new PairedRoundsOptions()),
-            // On a failure only: both hosts profiled in turn, and the methods that grew named, the library's own first.
+            // On a failure only: both hosts profiled side by side, and the methods that grew named, the library's own first.
             baseBuild => PairedWorkloadProfiler.CompareWithBase(baseBuild, Host, ["--serve", "Text.Add"]));
 
     private const string Host = "TextStats.Workloads/TextStats.Workloads.csproj";

@@ -27,4 +27,20 @@ internal static class BatchedRun
 
         return operations;
     }
+
+    /// <summary>
+    /// Runs <paramref name="first"/> and <paramref name="second"/> in turns, the same batch each, for about
+    /// <paramref name="duration"/> in all; each goes first in every other turn, so neither always follows the other
+    /// onto a warm core. Returns the operations each ran.
+    /// </summary>
+    public static long TakingTurns(TimeSpan duration, Action<int> first, Action<int> second)
+    {
+        var secondFirst = false;
+        return For(duration, count =>
+        {
+            (secondFirst ? second : first)(count);
+            (secondFirst ? first : second)(count);
+            secondFirst = !secondFirst;
+        });
+    }
 }

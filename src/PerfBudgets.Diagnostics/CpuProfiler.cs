@@ -4,6 +4,7 @@ using System.Runtime.CompilerServices;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing.Etlx;
 using PerfBudgets.Measuring;
+using PerfBudgets.Reporting;
 
 namespace PerfBudgets.Diagnostics;
 
@@ -62,6 +63,12 @@ public static class CpuProfiler
         "System.Net.Sockets.SocketAsyncEngine.EventLoop",
     ];
 
+    private static readonly EventPipeProvider[] Providers =
+    [
+        new(SampleProfilerProvider, EventLevel.Informational),
+        new(RuntimeKeywords.Provider, EventLevel.Informational, RuntimeKeywords.MethodNames),
+    ];
+
     /// <summary>Profiles <paramref name="operation"/> on the calling thread of this process; only this thread's samples count.</summary>
     public static CpuProfile PerOperation(Action operation, TimeSpan? duration = null)
     {
@@ -87,17 +94,42 @@ public static class CpuProfiler
         return Profile(serverProcessId, static _ => true, runOperations, duration, $"server process {serverProcessId}");
     }
 
+    /// <summary>
+    /// Profiles two builds of a server side by side and says what grew in the head: both processes are recorded at
+    /// once while <paramref name="runBase"/> and <paramref name="runHead"/> take turns, batch by batch, the same
+    /// number of operations each, and the head's profile is compared with the base's
+    /// (<see cref="CpuProfile.ComparedWithBase"/>). The sampler's ~1 ms ticks are wall time, so a neighbour that
+    /// takes the core while one build runs inflates that build's samples per operation: profiled one after the
+    /// other, the two builds can meet different neighbours; taking turns every ~20 ms, they meet the same ones.
+    /// </summary>
+    /// <param name="baseProcessId">The base's server process.</param>
+    /// <param name="runBase">Runs N operations against the base's server.</param>
+    /// <param name="headProcessId">The head's server process.</param>
+    /// <param name="runHead">Runs N operations against the head's server.</param>
+    /// <param name="duration">How long each build runs under the profiler (default <see cref="DefaultDuration"/>; both together take twice that).</param>
+    public static Attribution CompareServersSideBySide(int baseProcessId, Action<int> runBase, int headProcessId, Action<int> runHead, TimeSpan? duration = null)
+    {
+        ArgumentNullException.ThrowIfNull(runBase);
+        ArgumentNullException.ThrowIfNull(runHead);
+        var limit = duration ?? DefaultDuration;
+        using var baseRecording = EventPipeRecording.Start(new DiagnosticsClient(baseProcessId), Providers);
+        using var headRecording = EventPipeRecording.Start(new DiagnosticsClient(headProcessId), Providers);
+        var started = Stopwatch.GetTimestamp();
+        var operations = BatchedRun.TakingTurns(limit * 2, runBase, runHead);
+        var elapsed = Stopwatch.GetElapsedTime(started);
+        headRecording.Stop();
+        baseRecording.Stop();
+        var baseProfile = baseRecording.Read(log => Read(log, id => id != baseRecording.CopyThread, $"server process {baseProcessId}", elapsed)) with { Operations = operations };
+        var headProfile = headRecording.Read(log => Read(log, id => id != headRecording.CopyThread, $"server process {headProcessId}", elapsed)) with { Operations = operations };
+        return headProfile.ComparedWithBase(baseProfile);
+    }
+
     private static CpuProfile Profile(int processId, Func<long, bool> countThread, Action<int> runOperations, TimeSpan? duration, string target)
     {
         var limit = duration ?? DefaultDuration;
-        var providers = new[]
-        {
-            new EventPipeProvider(SampleProfilerProvider, EventLevel.Informational),
-            new EventPipeProvider(RuntimeKeywords.Provider, EventLevel.Informational, RuntimeKeywords.MethodNames),
-        };
 
         // The operations run on this thread and complete the task at once; no thread waits on another here.
-        return EventPipeRecording.RecordAsync(processId, providers, () =>
+        return EventPipeRecording.RecordAsync(processId, Providers, () =>
             {
                 var started = Stopwatch.GetTimestamp();
                 var operations = BatchedRun.For(limit, runOperations);

@@ -6,19 +6,20 @@ namespace PerfBudgets.Diagnostics;
 
 /// <summary>
 /// What grew in a served workload against its base: both builds' hosts (<see cref="PairedWorkloads.Hosts"/>) are
-/// started in turn, warmed up, and sampled over EventPipe while the test drives them (<see cref="CpuProfiler"/>); the
-/// head's profile is compared with the base's (<see cref="CpuProfile.ComparedWithBase"/>), the program's own methods
-/// first, each with what it called. Meant for a failing paired budget:
+/// started, warmed up, and sampled side by side over EventPipe, taking turns batch by batch
+/// (<see cref="CpuProfiler.CompareServersSideBySide"/>); the head's profile is compared with the base's
+/// (<see cref="CpuProfile.ComparedWithBase"/>), the program's own methods first, each with what it called. Meant for a
+/// failing paired budget:
 /// <c>gate.CheckVsBase(name, b => PairedWorkloads.CompareCpuTime(b, ...), b => PairedWorkloadProfiler.CompareWithBase(b, ...))</c>.
 /// </summary>
 public static class PairedWorkloadProfiler
 {
-    /// <summary>How long each host runs before it is sampled, so the tiered JIT has compiled its path at its last tier, as in the rounds.</summary>
+    /// <summary>How long each host runs (the two taking turns) before they are sampled, so the tiered JIT has compiled their path at its last tier, as in the rounds.</summary>
     public static readonly TimeSpan DefaultWarmUp = TimeSpan.FromSeconds(2);
 
     /// <summary>
-    /// Profiles the base's and the head's hosts of <paramref name="workloadProject"/>, one after the other, and returns
-    /// what grew in the head.
+    /// Profiles the base's and the head's hosts of <paramref name="workloadProject"/> side by side and returns what
+    /// grew in the head.
     /// </summary>
     /// <param name="baseBuild">The base the paired budget compared with.</param>
     /// <param name="workloadProject">The host's project, as given to <see cref="PairedWorkloads.CompareCpuTime(BaseBuild, string, IReadOnlyList{string}, int, PairedRoundsOptions)"/>.</param>
@@ -29,22 +30,17 @@ public static class PairedWorkloadProfiler
     {
         ArgumentNullException.ThrowIfNull(baseBuild);
         ArgumentNullException.ThrowIfNull(arguments);
-        var (baseHost, headHost) = PairedWorkloads.Hosts(baseBuild, workloadProject);
+        var (baseAssembly, headAssembly) = PairedWorkloads.Hosts(baseBuild, workloadProject);
         var timeout = hostTimeout ?? TimeSpan.FromMinutes(2);
-        var baseProfile = Profile(baseHost, arguments, duration, timeout);
-        var headProfile = Profile(headHost, arguments, duration, timeout);
-        return headProfile.ComparedWithBase(baseProfile);
-    }
-
-    private static CpuProfile Profile(string assembly, IReadOnlyList<string> arguments, TimeSpan? duration, TimeSpan timeout)
-    {
-        using var host = ServedWorkloadHost.Start(assembly, arguments, timeout);
+        using var baseHost = ServedWorkloadHost.Start(baseAssembly, arguments, timeout);
+        using var headHost = ServedWorkloadHost.Start(headAssembly, arguments, timeout);
         var warming = Stopwatch.StartNew();
-        while (warming.Elapsed < DefaultWarmUp)
+        while (warming.Elapsed < DefaultWarmUp * 2)
         {
-            host.Run(100);
+            baseHost.Run(100);
+            headHost.Run(100);
         }
 
-        return CpuProfiler.PerServerOperation(host.ProcessId, host.Run, duration);
+        return CpuProfiler.CompareServersSideBySide(baseHost.ProcessId, baseHost.Run, headHost.ProcessId, headHost.Run, duration);
     }
 }

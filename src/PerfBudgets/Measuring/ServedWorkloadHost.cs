@@ -7,8 +7,8 @@ namespace PerfBudgets.Measuring;
 /// A running workload host (a program that serves its operation with <see cref="ServedWorkload"/>), driven from the
 /// test: <see cref="Run"/> sends <c>run N</c> and returns once the host answers <c>done</c>. A host that does not
 /// answer within its timeout is killed, and the call fails naming it and the tail of its standard error. What
-/// <see cref="PairedWorkloads"/> times, and what a profiler samples (<c>CpuProfiler.PerServerOperation(host.ProcessId,
-/// host.Run)</c> of PerfBudgets.Diagnostics) when a paired budget fails.
+/// <see cref="PairedWorkloads"/> times, and what a profiler samples (<c>CpuProfiler.CompareServersSideBySide(baseHost.ProcessId,
+/// baseHost.Run, headHost.ProcessId, headHost.Run)</c> of PerfBudgets.Diagnostics) when a paired budget fails.
 /// </summary>
 public sealed class ServedWorkloadHost : IDisposable
 {

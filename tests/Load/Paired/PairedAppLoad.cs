@@ -35,10 +35,10 @@ internal static class PairedAppLoad
     }
 
     /// <summary>
-    /// What a failing paired budget names: the methods that grew in this build's app against the base's. Each app is
-    /// started afresh, warmed up by one connection, then profiled (<see cref="CpuProfiler.PerServerOperation"/>) while
-    /// the same connection goes on, and the head's profile is compared with the base's
-    /// (<see cref="CpuProfile.ComparedWithBase"/>). It runs only when a budget has failed, after the measurement.
+    /// What a failing paired budget names: the methods that grew in this build's app against the base's. Both apps are
+    /// started afresh, each warmed up by one connection, then profiled side by side
+    /// (<see cref="CpuProfiler.CompareServersSideBySide"/>) while the two connections take turns. It runs only when a
+    /// budget has failed, after the measurement.
     /// </summary>
     /// <param name="baseAssembly">The base's app.</param>
     /// <param name="withEchoService">Whether the apps start their echo service.</param>
@@ -49,34 +49,34 @@ internal static class PairedAppLoad
         where TConnection : IDisposable
     {
         var ct = TestContext.Current.CancellationToken;
-        async Task<CpuProfile> ProfileAsync(string? assembly)
+
+        // On a pool thread: the profiler's run blocks on each operation, and no test context waits behind it.
+        return Task.Run(async () =>
         {
-            using var app = await AppProcess.StartAsync(TimeSpan.FromSeconds(30), ct, withEchoService, assembly: assembly);
-            using var connection = await connect(app, ct);
-            void Run(int operations)
+            using var baseApp = await AppProcess.StartAsync(TimeSpan.FromSeconds(30), ct, withEchoService, assembly: baseAssembly);
+            using var headApp = await AppProcess.StartAsync(TimeSpan.FromSeconds(30), ct, withEchoService);
+            using var baseConnection = await connect(baseApp, ct);
+            using var headConnection = await connect(headApp, ct);
+            Action<int> Runner(TConnection connection) => operations =>
             {
                 for (var i = 0; i < operations; i++)
                 {
                     operation(connection, ct).GetAwaiter().GetResult();
                 }
-            }
+            };
+
+            var runBase = Runner(baseConnection);
+            var runHead = Runner(headConnection);
 
             // Long enough for the tiered JIT to have compiled the request's path at its last tier, as in the rounds.
             var warming = Stopwatch.StartNew();
-            while (warming.Elapsed < ProfileWarmUp)
+            while (warming.Elapsed < ProfileWarmUp * 2)
             {
-                Run(100);
+                runBase(100);
+                runHead(100);
             }
 
-            return CpuProfiler.PerServerOperation(app.ProcessId, Run, ProfileLength);
-        }
-
-        // On a pool thread: the profiler's run blocks on each operation, and no test context waits behind it.
-        return Task.Run(async () =>
-        {
-            var baseProfile = await ProfileAsync(baseAssembly);
-            var headProfile = await ProfileAsync(assembly: null);
-            return headProfile.ComparedWithBase(baseProfile);
+            return CpuProfiler.CompareServersSideBySide(baseApp.ProcessId, runBase, headApp.ProcessId, runHead, ProfileLength);
         }, ct).GetAwaiter().GetResult();
     }
 
