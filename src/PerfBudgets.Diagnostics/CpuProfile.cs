@@ -90,14 +90,17 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
         // Per operation where both counts of operations are known: a method that already took nearly every sample
         // (a workload host's one method) grows in time per operation, not in share.
         var own = ownPerOperation.Count > 0
-            ? "grew against the base, own code with what it called (samples per operation): " + string.Join(", ", ownPerOperation.Take(top)) + "; "
+            ? "grew against the base, own code with what it called (samples per operation): " + string.Join(", ", ownPerOperation.Take(top).Select(g => g.Line)) + "; "
             : ownGrown.Count == 0 ? string.Empty
             : $"grew against the base, own code with what it called (share of managed samples, base → head): {Named(ownGrown.Take(top))}; ";
         var exclusive = grown.Count == 0 ? "no single method's exclusive share grew beyond its sampling error"
             : $"grew against the base (share of managed samples, base → head): {Named(grown.Take(top))}";
+        // The recorded own code is what the summary named it by: samples per operation where those were compared.
         return new Attribution(own + exclusive, entries, note)
         {
-            OwnCode = [.. ownGrown.Take(25).Select(c => new AttributionEntry(c.Method.Method, c.Growth * 100, "share points", c.Method.Share, c.Method.ExclusiveSamples))],
+            OwnCode = ownPerOperation.Count > 0
+                ? [.. ownPerOperation.Take(25).Select(g => g.Entry)]
+                : [.. ownGrown.Take(25).Select(c => new AttributionEntry(c.Method.Method, c.Growth * 100, "share points", c.Method.Share, c.Method.ExclusiveSamples))],
         };
     }
 
@@ -105,7 +108,8 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
     // with its share of the whole profile's growth per operation, most first. The sampler takes a sample every
     // millisecond, so a profile's count of samples follows its length and only how they split between methods is
     // chance: a method's count errs by √(N·p(1−p)) (binomial), not √n, and a host's one method at p ≈ 1 is nearly exact.
-    private List<string> PerOperationGrown(CpuProfile baseProfile)
+    // Each as its line and as a recorded entry: the growth in samples per 1,000 operations, with its share of the whole.
+    private List<(string Line, AttributionEntry Entry)> PerOperationGrown(CpuProfile baseProfile)
     {
         var before = baseProfile.OwnCode.ToDictionary(m => m.Method, m => m.ExclusiveSamples, StringComparer.Ordinal);
         double PerOp(double samples, long operations) => samples / operations;
@@ -116,12 +120,13 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
                 var was = before.GetValueOrDefault(m.Method);
                 var growth = PerOp(m.ExclusiveSamples, Operations) - PerOp(was, baseProfile.Operations);
                 var error = Math.Sqrt(Variance(m.ExclusiveSamples, Samples, Operations) + Variance(was, baseProfile.Samples, baseProfile.Operations));
-                return (m.Method, Was: PerOp(was, baseProfile.Operations), Now: PerOp(m.ExclusiveSamples, Operations), Growth: growth, Error: error);
+                return (m.Method, Was: PerOp(was, baseProfile.Operations), Now: PerOp(m.ExclusiveSamples, Operations), Growth: growth, Error: error, Samples: m.ExclusiveSamples);
             })
             .Where(c => c.Growth > 3 * c.Error)
             .OrderByDescending(c => c.Growth)
-            .Select(c => string.Create(CultureInfo.InvariantCulture,
-                $"{c.Method} {(c.Was > 0 ? Figures.Percent(((c.Now / c.Was) - 1) * 100, signed: true) : "new")} per operation ({(whole > 0 ? Figures.Percent(Math.Min(1, c.Growth / whole) * 100, decimals: 0) : "all")} of the profile's growth; {c.Was * 1000:0.#} → {c.Now * 1000:0.#} samples per 1,000 operations)"))
+            .Select(c => (string.Create(CultureInfo.InvariantCulture,
+                $"{c.Method} {(c.Was > 0 ? Figures.Percent(((c.Now / c.Was) - 1) * 100, signed: true) : "new")} per operation ({(whole > 0 ? Figures.Percent(Math.Min(1, c.Growth / whole) * 100, decimals: 0) : "all")} of the profile's growth; {c.Was * 1000:0.#} → {c.Now * 1000:0.#} samples per 1,000 operations)"),
+                new AttributionEntry(c.Method, c.Growth * 1000, "samples per 1,000 operations", whole > 0 ? Math.Min(1, c.Growth / whole) : null, c.Samples)))
             .ToList();
 
         static double Variance(double samples, int of, long operations)

@@ -79,7 +79,15 @@ public sealed class CpuProfileComparisonTests
             OwnCode = [new MethodSamples(Add, 1_200, 1_200 / 1_210.0), new MethodSamples("Program.Main", 10, 10 / 1_210.0)],
         };
 
-        headProfile.ComparedWithBase(baseProfile).Summary.Should().StartWith(
+        var grown = headProfile.ComparedWithBase(baseProfile);
+
+        grown.Summary.Should().StartWith(
             $"grew against the base, own code with what it called (samples per operation): {Add} +20% per operation (100% of the profile's growth; 100 → 120 samples per 1,000 operations); ");
+        // What is recorded is what the summary named, in the same terms: +20 samples per 1,000 operations, all of the growth.
+        var recorded = grown.OwnCode.Should().ContainSingle().Subject;
+        recorded.Name.Should().Be(Add);
+        recorded.Value.Should().BeApproximately(20, 1e-9);
+        recorded.Unit.Should().Be("samples per 1,000 operations");
+        recorded.Share.Should().BeApproximately(1, 1e-9);
     }
 }
