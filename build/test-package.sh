@@ -201,7 +201,7 @@ for entry in "${breaks[@]}"; do
     # The line after the failure's figure: what grew, the sample's method first (lead: with at least half of the growth).
     lead=$(grep -m1 -A1 -E "^ *PerfBudgets.Budgets.BudgetExceededException : $budget:|^ *$budget:" "$log" | sed -n 2p | sed -E 's/^ +//')
     [[ $lead == "${names#*:}"* ]] || fail "the break $name failed $budget, but the line after its figure is not '${names#*:}…': $lead"
-    share=$(sed -nE 's/^[^%]*\(([0-9]+)% of the .*/\1/p' <<<"$lead")
+    share=$(grep -oE -m1 '\([0-9]+% of the ' <<<"$lead" | head -n 1 | tr -dc '0-9' || true)
     [[ $names == first:* || ( -n $share && $share -ge 50 ) ]] || fail "the break $name failed $budget naming the sample's method with ${share:-no}% of the growth, under half: $lead"
     echo "  led by what grew (${share:-?}% of the growth): $(cut -c1-220 <<<"$lead")"
   elif [[ -n $names ]]; then
