@@ -70,7 +70,9 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
         }
 
         var grown = SharesGrown(Methods, baseProfile.Methods, baseProfile.Samples);
-        var ownGrown = SharesGrown(OwnCode, baseProfile.OwnCode, baseProfile.Samples);
+        // A sample with no frame of the program's own is kept under its innermost frame (so the whole still adds up),
+        // and such a frame is no one's own code: the own-code line names the program's methods alone.
+        var ownGrown = SharesGrown(OwnCode, baseProfile.OwnCode, baseProfile.Samples).Where(c => OwnFrames.IsOwn(c.Method.Method)).ToList();
         var ownPerOperation = Operations > 0 && baseProfile.Operations > 0 ? PerOperationGrown(baseProfile) : [];
         var note = string.Create(CultureInfo.InvariantCulture,
             $"EventPipe SampleProfiler, ~1 ms per sample: {baseProfile.Samples:N0} managed samples of the base ({baseProfile.Target}, {baseProfile.Elapsed.TotalSeconds:0.0} s) and {Samples:N0} of the head ({Target}, {Elapsed.TotalSeconds:0.0} s); a method is named when its share grew by more than three times the difference's standard error, √(p(1−p)/n) on each side");
@@ -122,7 +124,7 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
                 var error = Math.Sqrt(Variance(m.ExclusiveSamples, Samples, Operations) + Variance(was, baseProfile.Samples, baseProfile.Operations));
                 return (m.Method, Was: PerOp(was, baseProfile.Operations), Now: PerOp(m.ExclusiveSamples, Operations), Growth: growth, Error: error, Samples: m.ExclusiveSamples);
             })
-            .Where(c => c.Growth > 3 * c.Error)
+            .Where(c => c.Growth > 3 * c.Error && OwnFrames.IsOwn(c.Method))
             .OrderByDescending(c => c.Growth)
             .Select(c => (string.Create(CultureInfo.InvariantCulture,
                 $"{c.Method} {(c.Was > 0 ? Figures.Percent(((c.Now / c.Was) - 1) * 100, signed: true) : "new")} per operation ({(whole > 0 ? Figures.Percent(Math.Min(1, c.Growth / whole) * 100, decimals: 0) : "all")} of the profile's growth; {c.Was * 1000:0.#} → {c.Now * 1000:0.#} samples per 1,000 operations)"),

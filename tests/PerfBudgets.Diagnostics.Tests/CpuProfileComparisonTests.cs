@@ -73,21 +73,25 @@ public sealed class CpuProfileComparisonTests
             Operations = 10_000,
             OwnCode = [new MethodSamples(Add, 1_000, 1_000 / 1_010.0), new MethodSamples("Program.Main", 10, 10 / 1_010.0)],
         };
-        var headProfile = Profile(1_210, (Add, 700), ("System.Globalization.Ordinal.GetHashCode", 500), ("Program.Main", 10)) with
+        // A sample with no own frame is kept under its innermost frame: the runtime's GC poll grew here, and it is no
+        // one's own code, so the own-code line must not name it.
+        const string GcPoll = "System.Threading.Thread.<PollGC>g__PollGCWorker|67_0";
+        var headProfile = Profile(1_310, (Add, 700), ("System.Globalization.Ordinal.GetHashCode", 500), ("Program.Main", 10), (GcPoll, 100)) with
         {
             Operations = 10_000,
-            OwnCode = [new MethodSamples(Add, 1_200, 1_200 / 1_210.0), new MethodSamples("Program.Main", 10, 10 / 1_210.0)],
+            OwnCode = [new MethodSamples(Add, 1_200, 1_200 / 1_310.0), new MethodSamples(GcPoll, 100, 100 / 1_310.0), new MethodSamples("Program.Main", 10, 10 / 1_310.0)],
         };
 
         var grown = headProfile.ComparedWithBase(baseProfile);
 
         grown.Summary.Should().StartWith(
-            $"grew against the base, own code with what it called (samples per operation): {Add} +20% per operation (100% of the profile's growth; 100 → 120 samples per 1,000 operations); ");
-        // What is recorded is what the summary named, in the same terms: +20 samples per 1,000 operations, all of the growth.
+            $"grew against the base, own code with what it called (samples per operation): {Add} +20% per operation (67% of the profile's growth; 100 → 120 samples per 1,000 operations); ");
+        // What is recorded is what the summary named, in the same terms: +20 samples per 1,000 operations, two thirds of
+        // the +30 the whole profile grew by.
         var recorded = grown.OwnCode.Should().ContainSingle().Subject;
         recorded.Name.Should().Be(Add);
         recorded.Value.Should().BeApproximately(20, 1e-9);
         recorded.Unit.Should().Be("samples per 1,000 operations");
-        recorded.Share.Should().BeApproximately(1, 1e-9);
+        recorded.Share.Should().BeApproximately(2 / 3.0, 1e-9);
     }
 }
