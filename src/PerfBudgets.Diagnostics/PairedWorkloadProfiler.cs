@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
@@ -34,13 +33,7 @@ public static class PairedWorkloadProfiler
         var timeout = hostTimeout ?? TimeSpan.FromMinutes(2);
         using var baseHost = ServedWorkloadHost.Start(baseAssembly, arguments, timeout);
         using var headHost = ServedWorkloadHost.Start(headAssembly, arguments, timeout);
-        var warming = Stopwatch.StartNew();
-        while (warming.Elapsed < DefaultWarmUp * 2)
-        {
-            baseHost.Run(100);
-            headHost.Run(100);
-        }
-
+        BatchedRun.TakingTurns(DefaultWarmUp * 2, baseHost.Run, headHost.Run);
         return CpuProfiler.CompareServersSideBySide(baseHost.ProcessId, baseHost.Run, headHost.ProcessId, headHost.Run, duration);
     }
 }
