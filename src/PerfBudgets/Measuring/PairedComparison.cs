@@ -82,9 +82,26 @@ public sealed class PairedComparison
     /// at least as wide as the spread between the pairs' own estimates allows (Student's t over their logarithms, three
     /// pairs or more), since each pair of processes carries luck of its own that its rounds cannot show.
     /// </summary>
-    internal static PairedComparison Pooled(IReadOnlyList<PairedComparison> byProcessPair)
+    /// <remarks>
+    /// For comparisons whose processes the caller starts (two servers under <see cref="PairedHttpLoad"/>, two apps
+    /// under <see cref="PairedRounds"/>): run the same comparison in fresh pairs of processes and pool them.
+    /// <see cref="PairedWorkloads"/> pools its own.
+    /// </remarks>
+    /// <param name="byProcessPair">One comparison of the same figure per pair of processes, at the same confidence.</param>
+    /// <exception cref="ArgumentException">No comparison, or comparisons of different figures or confidences.</exception>
+    public static PairedComparison Pooled(IReadOnlyList<PairedComparison> byProcessPair)
     {
-        ArgumentOutOfRangeException.ThrowIfZero(byProcessPair.Count);
+        ArgumentNullException.ThrowIfNull(byProcessPair);
+        if (byProcessPair.Count == 0)
+        {
+            throw new ArgumentException("Pooling needs at least one pair of processes' comparison.", nameof(byProcessPair));
+        }
+
+        if (byProcessPair.Any(c => c.Figure != byProcessPair[0].Figure || c.Confidence != byProcessPair[0].Confidence))
+        {
+            throw new ArgumentException($"Pooling compares one figure at one confidence: {string.Join(", ", byProcessPair.Select(c => $"{c.Figure} at {c.Confidence}").Distinct())}.", nameof(byProcessPair));
+        }
+
         var first = byProcessPair[0];
         var all = new PairedComparison(first.Figure, [.. byProcessPair.SelectMany(c => c.BaseRounds)], [.. byProcessPair.SelectMany(c => c.HeadRounds)], first.Confidence)
         {

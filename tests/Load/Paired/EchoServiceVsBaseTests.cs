@@ -32,9 +32,9 @@ public sealed class EchoServiceVsBaseTests(ITestOutputHelper output)
         var grown = new Lazy<Attribution>(() => PairedAppLoad.ProfileAgainstBase(baseAssembly, withEchoService: true,
             (app, ct) => EchoClient.ConnectAsync(app.EchoEndPoint!, PayloadBytes, ct),
             (client, ct) => client.EchoAsync(ct).AsTask()));
-        // As the endpoint's: a run that breaks a paired budget runs again with both apps started afresh.
+        // As the endpoint's: a break is confirmed over fresh pairs of apps, pooled.
         await _gate.CheckRunAsync(
-            () => CompareAsync(baseAssembly),
+            PairedAppLoad.FirstPairThenPooled(_gate, output, () => CompareAsync(baseAssembly), c => c, pooled => pooled),
             comparison =>
             [
                 _gate.VsBaseCheck(Rate, comparison[0].WithBase(baseDescription)) with { Diagnose = () => grown.Value },

@@ -28,10 +28,13 @@ public sealed class EmployeesEndpointVsBaseTests(ITestOutputHelper output)
         var grown = new Lazy<Attribution>(() => PairedAppLoad.ProfileAgainstBase(baseAssembly, withEchoService: false,
             (app, _) => Task.FromResult(new HttpClient { BaseAddress = app.BaseAddress }),
             async (client, ct) => Check(await GetAsync(client, expected, ct))));
-        // The interval covers the rounds' noise, not the pair of processes' own luck: a run that breaks a paired budget
-        // runs again with both apps started afresh (Load.Paired.Attempts), and a regression breaks every pair.
+        // One pair's interval covers its rounds' noise, not the pair of processes' own luck: a break is confirmed over
+        // fresh pairs, pooled (Load.Paired.Attempts, Load.Paired.ConfirmingProcessPairs).
         await _gate.CheckRunAsync(
-            () => PairedAppLoad.CompareAsync(_gate, output, baseAssembly, withEchoService: false, e => (client, ct) => GetAsync(client, e, ct), expected),
+            PairedAppLoad.FirstPairThenPooled(_gate, output,
+                () => PairedAppLoad.CompareAsync(_gate, output, baseAssembly, withEchoService: false, e => (client, ct) => GetAsync(client, e, ct), expected),
+                c => [c.RequestsPerSecond, c.CpuPerRequest, c.P99],
+                pooled => new PairedHttpComparison(pooled[0], pooled[1], pooled[2])),
             comparison =>
             [
                 _gate.VsBaseCheck(Rate, comparison.RequestsPerSecond.WithBase(baseDescription)) with { Diagnose = () => grown.Value },

@@ -35,6 +35,43 @@ internal static class PairedAppLoad
     }
 
     /// <summary>
+    /// The run that a paired budget's attempts call (<see cref="BudgetGate.CheckRunAsync{T}"/>). The first attempt
+    /// compares one pair of processes. A later attempt runs only when a paired budget broke. It compares
+    /// Load.Paired.ConfirmingProcessPairs fresh pairs and pools them (<see cref="PairedComparison.Pooled"/>), so the
+    /// interval that confirms a break is widened to the spread between pairs of processes: each pair carries luck of
+    /// its own that its rounds cannot show. The break it confirms is not pooled in, so a pair picked for bad luck does
+    /// not count twice.
+    /// </summary>
+    /// <param name="gate">The suite's gate, for the number of pairs.</param>
+    /// <param name="output">Where the pooled figures are written.</param>
+    /// <param name="onePair">Starts a pair of processes, compares them and stops them.</param>
+    /// <param name="figures">The comparisons of one result, in a fixed order.</param>
+    /// <param name="pooled">A result from its pooled comparisons, in that order.</param>
+    public static Func<Task<T>> FirstPairThenPooled<T>(BudgetGate gate, ITestOutputHelper output, Func<Task<T>> onePair,
+        Func<T, IReadOnlyList<PairedComparison>> figures, Func<IReadOnlyList<PairedComparison>, T> pooled)
+    {
+        var attempts = 0;
+        return async () =>
+        {
+            if (attempts++ == 0)
+            {
+                return await onePair();
+            }
+
+            var pairs = new List<IReadOnlyList<PairedComparison>>();
+            for (var i = 0; i < gate.Book.IntParameter("Load.Paired.ConfirmingProcessPairs"); i++)
+            {
+                pairs.Add(figures(await onePair()));
+            }
+
+            var pool = Enumerable.Range(0, pairs[0].Count).Select(f => PairedComparison.Pooled([.. pairs.Select(p => p[f])])).ToList();
+            output.WriteLine($"Pooled over {pairs.Count} fresh pairs of processes:");
+            Write(output, pool);
+            return pooled(pool);
+        };
+    }
+
+    /// <summary>
     /// What a failing paired budget names: the methods that grew in this build's app against the base's. Both apps are
     /// started afresh, each warmed up by one connection, then profiled side by side
     /// (<see cref="CpuProfiler.CompareServersSideBySide"/>) while the two connections take turns. It runs only when a

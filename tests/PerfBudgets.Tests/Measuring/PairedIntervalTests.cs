@@ -89,4 +89,16 @@ public sealed class PairedIntervalTests
         var named = pooled.WithBase("abc123 (HEAD)");
         (named.Lower, named.Upper, named.ProcessPairRatios, named.BaseDescription).Should().Be((pooled.Lower, pooled.Upper, pooled.ProcessPairRatios, "abc123 (HEAD)"));
     }
+
+    [Fact]
+    public void Pooling_refuses_nothing_and_comparisons_of_different_figures()
+    {
+        PairedComparison Pair(string figure, double confidence) => new(figure, [.. Enumerable.Repeat(100.0, 8)], [.. Enumerable.Repeat(101.0, 8)], confidence);
+
+        FluentActions.Invoking(() => PairedComparison.Pooled([])).Should().Throw<ArgumentException>();
+        FluentActions.Invoking(() => PairedComparison.Pooled([Pair("requests/s", 0.9), Pair("p99 ms", 0.9)]))
+            .Should().Throw<ArgumentException>().WithMessage("*requests/s at 0.9, p99 ms at 0.9*");
+        FluentActions.Invoking(() => PairedComparison.Pooled([Pair("requests/s", 0.9), Pair("requests/s", 0.95)]))
+            .Should().Throw<ArgumentException>();
+    }
 }
