@@ -26,7 +26,7 @@ GROUPS = [
     ("counted", ("instructions-max", "syscalls-max", "cycles-max", "growth-exponent-max")),
     ("allocated", ("allocated-bytes-per-op", "bytes-max", "collections-max")),
     ("memory", ("retained-bytes-per-op-max", "instances-max", "working-set-bytes-max", "gc-committed-bytes-max")),
-    ("tail", ("p99-cpu-ms-per-request-max",)),
+    ("tail", ("p99-cpu-ms-per-request-max", "p99-to-p50-cpu-per-request-max")),
 ]
 
 

@@ -117,12 +117,12 @@ public sealed class GreetingBudgetTests
         using var service = await ServiceProcess.StartAsync();
         if (RequestCostMeter.UnavailableReason(service.ProcessId) is { } reason)
         {
-            BudgetGate.Default.NotMeasured("Greeting.Endpoint.P99CpuMsPerRequest", reason);
+            BudgetGate.Default.NotMeasured("Greeting.Endpoint.P99ToP50CpuPerRequest", reason);
         }
 
         using var probe = new HttpKeepAliveProbe(service.EndPoint, Path);
         var cost = RequestCostMeter.Measure("GET /greet/Ada", service.ProcessId, () => Assert.Equal(200, probe.Send()), warmUp: 300, requests: 500);
-        BudgetGate.Default.Check("Greeting.Endpoint.P99CpuMsPerRequest", cost.P99Milliseconds, cost.ToString());
+        BudgetGate.Default.Check("Greeting.Endpoint.P99ToP50CpuPerRequest", cost.P99ToP50, cost.ToString());
     }
 
     [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]

@@ -13,7 +13,7 @@ public sealed class SlowRequestAttributionTests
 
         var attribution = SlowRequestAttribution.From(measurement, 1.5);
 
-        attribution.Summary.Should().StartWith("10 of 640 requests cost over 1.5 ms of server CPU: #63 5.300 ms (.NET TP Worker 100%), #127 5.300 ms")
+        attribution.Summary.Should().StartWith("10 of 640 requests cost over 1.5 ms of server CPU on their path: #63 5.300 ms (.NET TP Worker 100%), #127 5.300 ms")
             .And.Contain("9 of their gaps are 64 requests")
             .And.Contain("the thread that spent most of each: .NET TP Worker in 10")
             .And.EndWith("p50 0.300 / p99 5.300 / p99.9 5.300 / max 5.300 ms");
@@ -23,19 +23,27 @@ public sealed class SlowRequestAttributionTests
     }
 
     [Fact]
-    public void A_compilation_burst_is_named_by_its_thread_and_does_not_hide_the_pool_threads_of_the_others()
+    public void The_runtimes_collector_and_compiler_are_left_out_of_the_request_path_and_said_to_be()
     {
         var requests = Enumerable.Range(0, 200).Select(i => i switch
         {
             5 => new RequestCost(i, 400_000_000, [new ThreadCost(".NET Tiered Com", 399_900_000), new ThreadCost(".NET TP Worker", 100_000)]),
+            7 => new RequestCost(i, 1_400_000, [new ThreadCost(".NET Server GC", 1_000_000), new ThreadCost(".NET TP Worker", 400_000)]),
             _ when i % 64 == 63 => new RequestCost(i, 5_300_000, [new ThreadCost(".NET TP Worker", 5_250_000), new ThreadCost(".NET Sockets", 50_000)]),
             _ => new RequestCost(i, 300_000, [new ThreadCost(".NET TP Worker", 300_000)]),
         }).ToList();
+        var measurement = new RequestCostMeasurement("test", requests);
 
-        var summary = SlowRequestAttribution.From(new RequestCostMeasurement("test", requests), 1.5).Summary;
+        var summary = SlowRequestAttribution.From(measurement, 1.5).Summary;
 
-        summary.Should().StartWith("4 of 200 requests cost over 1.5 ms of server CPU: #5 400.000 ms (.NET Tiered Com 100%), #63 5.300 ms (.NET TP Worker 99%)")
-            .And.Contain("the thread that spent most of each: .NET TP Worker in 3, .NET Tiered Com in 1");
+        measurement.MaxMilliseconds.Should().Be(5.3, "a compilation burst is not on the request's path");
+        measurement.RuntimeServiceMilliseconds.Should().BeApproximately(400.9, 1e-9);
+        measurement.P99ToP50.Should().BeApproximately(5.3 / 0.3, 1e-9);
+        summary.Should().StartWith("3 of 200 requests cost over 1.5 ms of server CPU on their path: #63 5.300 ms (.NET TP Worker 99%), #127 5.300 ms")
+            .And.Contain("the thread that spent most of each: .NET TP Worker in 3");
+        SlowRequestAttribution.From(measurement, 0.35).Summary.Should().StartWith("4 of 200 requests").And.Contain("#7 0.400 ms (.NET TP Worker 100%)")
+            .And.Contain("the runtime's collector and background compiler, left out, spent 1 ms during them");
+        measurement.ToString().Should().Contain("the runtime's collector and background compiler, left out, 400.9 ms in 2 requests");
     }
 
     [Fact]

@@ -25,6 +25,14 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     /// </summary>
     public static readonly BudgetKind P99CpuMillisecondsPerRequestMax = new("p99-cpu-ms-per-request-max", BudgetDirection.AtMost, UnitFamily.Time, Traits.WallClock);
 
+    /// <summary>
+    /// The 99th percentile of the server CPU time each request cost over its median (<c>RequestCostMeter</c>): a slow
+    /// path in a few requests, as a multiple of a typical request, so a machine that is faster or slower at the whole
+    /// does not move it. Work added to every request moves both and is for the counted and paired budgets. Wall-clock
+    /// for the retry rule, as <see cref="P99CpuMillisecondsPerRequestMax"/>.
+    /// </summary>
+    public static readonly BudgetKind P99ToP50CpuPerRequestMax = new("p99-to-p50-cpu-per-request-max", BudgetDirection.AtMost, UnitFamily.Ratio, Traits.WallClock);
+
     /// <summary>Failed requests or operations: never repeated away.</summary>
     public static readonly BudgetKind ErrorsMax = new("errors-max", BudgetDirection.AtMost, UnitFamily.Count);
 

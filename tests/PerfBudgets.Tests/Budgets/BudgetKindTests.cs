@@ -10,6 +10,7 @@ public sealed class BudgetKindTests
     [InlineData("ratio-max", BudgetDirection.AtMost, nameof(UnitFamily.Ratio), false, false, false)]
     [InlineData("p99-ms-max", BudgetDirection.AtMost, nameof(UnitFamily.Time), false, true, true)]
     [InlineData("p99-cpu-ms-per-request-max", BudgetDirection.AtMost, nameof(UnitFamily.Time), false, true, true)]
+    [InlineData("p99-to-p50-cpu-per-request-max", BudgetDirection.AtMost, nameof(UnitFamily.Ratio), false, true, true)]
     [InlineData("errors-max", BudgetDirection.AtMost, nameof(UnitFamily.Count), false, false, true)]
     [InlineData("instructions-max", BudgetDirection.AtMost, nameof(UnitFamily.Instructions), true, false, true)]
     [InlineData("cycles-max", BudgetDirection.AtMost, nameof(UnitFamily.Cycles), true, false, true)]
@@ -40,7 +41,7 @@ public sealed class BudgetKindTests
     [Fact]
     public void Every_kind_is_parsed_back_to_the_same_instance_and_an_unknown_name_is_not()
     {
-        BudgetKind.All.Should().HaveCount(26);
+        BudgetKind.All.Should().HaveCount(27);
         foreach (var kind in BudgetKind.All)
         {
             BudgetKind.TryParse(kind.Name, out var parsed).Should().BeTrue();
