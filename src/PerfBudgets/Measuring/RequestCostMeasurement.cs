@@ -55,9 +55,10 @@ public sealed class RequestCostMeasurement
     /// <summary>
     /// The 99th percentile over the median (<c>p99-to-p50-cpu-per-request-max</c>): how many typical requests the one
     /// slow request in a hundred costs. A machine that runs the code faster or slower scales both alike, so the ratio
-    /// holds on another machine where the milliseconds do not.
+    /// holds on another machine where the milliseconds do not. NaN when the median is 0 (nothing to compare with),
+    /// which the gate reports as not measured.
     /// </summary>
-    public double P99ToP50 => P99Milliseconds / P50Milliseconds;
+    public double P99ToP50 => P50Milliseconds > 0 ? P99Milliseconds / P50Milliseconds : double.NaN;
 
     /// <summary>What the runtime's collector and background compiler spent over the run, in milliseconds (left out of the quantiles).</summary>
     public double RuntimeServiceMilliseconds => Requests.Sum(r => r.RuntimeServiceNanoseconds) / 1e6;

@@ -59,6 +59,25 @@ public sealed class RequestCostMeasurementTests
     }
 
     [Fact]
+    public void The_p99_over_the_p50_is_of_the_request_path_and_leaves_the_runtimes_collector_and_compiler_out()
+    {
+        // Every 50th request carries a collection (1 ms on the server GC's threads), every 64th a slow path of 1.2 ms:
+        // 30 collections would put the p99 on one; the path's p99 is the slow path's.
+        var requests = Enumerable.Range(0, 1_500).Select(i => new RequestCost(i, 0, [
+            new ThreadCost(".NET TP Worker", i % 64 == 63 ? 1_500_000 : 300_000),
+            .. i % 50 == 7 ? [new ThreadCost(".NET Server GC", 1_000_000)] : Array.Empty<ThreadCost>(),
+        ]) { Nanoseconds = (i % 64 == 63 ? 1_500_000 : 300_000) + (i % 50 == 7 ? 1_000_000 : 0) }).ToList();
+
+        var measurement = new RequestCostMeasurement("x", requests);
+
+        measurement.P99Milliseconds.Should().Be(1.5);
+        measurement.P99ToP50.Should().BeApproximately(5.0, 1e-9);
+        measurement.RuntimeServiceMilliseconds.Should().Be(30.0);
+        requests[7].RequestPathThreads.Should().ContainSingle().Which.ThreadName.Should().Be(".NET TP Worker");
+        new RequestCostMeasurement("idle", [new RequestCost(0, 0, [])]).P99ToP50.Should().Be(double.NaN, "no median to compare with");
+    }
+
+    [Fact]
     public void A_run_without_requests_is_refused() =>
         FluentActions.Invoking(() => new RequestCostMeasurement("x", [])).Should().Throw<ArgumentException>();
 }
