@@ -58,8 +58,9 @@ internal static class PairedAppLoad
                 return await onePair();
             }
 
-            var pairs = new List<IReadOnlyList<PairedComparison>>();
-            for (var i = 0; i < gate.Book.IntParameter("Load.Paired.ConfirmingProcessPairs"); i++)
+            var count = gate.Book.IntParameter("Load.Paired.ConfirmingProcessPairs");
+            var pairs = new List<IReadOnlyList<PairedComparison>>(count);
+            for (var i = 0; i < count; i++)
             {
                 pairs.Add(figures(await onePair()));
             }
