@@ -47,6 +47,13 @@ public sealed record BlockingMeasurement(
     /// </summary>
     public long? AllocatedBytes { get; init; }
 
+    /// <summary>
+    /// Samples of pool threads inside a work item waiting, outside managed code, to enter a lock the platform's own code
+    /// took (the timer queue's, the socket engine's, Kestrel's), not counted as blocked: such a lock is held for
+    /// nanoseconds, and its waiters wait long only when the machine descheduled the holder. Its contentions are counted.
+    /// </summary>
+    public int PlatformLockSamples { get; init; }
+
     /// <summary>Blocked thread-milliseconds per operation; with no operation completed, the whole blocked time.</summary>
     public double BlockedMillisecondsPerOperation => BlockedMilliseconds / Math.Max(1, Operations);
 
@@ -57,7 +64,7 @@ public sealed record BlockingMeasurement(
     public string Describe(string operation, int sites = 3)
     {
         var text = string.Create(CultureInfo.InvariantCulture,
-            $"{Operations:N0} {(Operations == 1 ? operation : operation + "s")} in {Window.TotalSeconds:N1} s; blocked {BlockedMilliseconds:N1} thread-ms ({BlockedSamples} of {Samples} work-item samples), {Contentions:N0} lock contentions");
+            $"{Operations:N0} {(Operations == 1 ? operation : operation + "s")} in {Window.TotalSeconds:N1} s; blocked {BlockedMilliseconds:N1} thread-ms ({BlockedSamples} of {Samples} work-item samples{(PlatformLockSamples > 0 ? $", {PlatformLockSamples} more entering the platform's locks, not counted" : "")}), {Contentions:N0} lock contentions");
         if (Sites.Count > 0)
         {
             text += "; blocked at: " + string.Join(", ", Sites.Take(sites));

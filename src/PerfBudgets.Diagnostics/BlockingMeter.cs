@@ -9,7 +9,8 @@ namespace PerfBudgets.Diagnostics;
 /// <summary>
 /// Measures how much a server blocks its thread-pool threads: while a workload drives the server, an EventPipe session
 /// samples every managed thread's stack about once a millisecond and counts the runtime's lock-contention events. A
-/// sample that finds a pool thread inside a work item and inside a wait (<see cref="BlockingStack"/>) is blocked time;
+/// sample that finds a pool thread inside a work item and inside a wait (<see cref="BlockingStack"/>; not entering a
+/// lock the platform's own code took) is blocked time;
 /// the figures are blocked thread-milliseconds and contentions per operation.
 /// </summary>
 /// <remarks>
@@ -158,7 +159,7 @@ public static class BlockingMeter
         double blockedMs = 0;
         long contentions = 0;
         long? allocated = null;
-        int samples = 0, blockedSamples = 0;
+        int samples = 0, blockedSamples = 0, platformLockSamples = 0;
         var firstSampleOfThread = new List<(string Caller, string Wait)>();
         foreach (var e in log.Events)
         {
@@ -180,8 +181,14 @@ public static class BlockingMeter
 
                 // A thread in a wait frame that still runs managed code is spinning before it blocks (a lock's
                 // spin, SpinThenBlockingWait): CPU, which the CPU budgets see. Only a thread outside managed code
-                // there is blocked.
+                // there is blocked. A thread entering a lock the platform took is counted apart (BlockingStack).
                 samples++;
+                if (reading.InPlatformLock)
+                {
+                    platformLockSamples += SampleType(e) == ExternalCodeSample ? 1 : 0;
+                    continue;
+                }
+
                 if (!reading.IsBlocked || SampleType(e) != ExternalCodeSample)
                 {
                     continue;
@@ -241,7 +248,7 @@ public static class BlockingMeter
             samples,
             blockedSamples,
             [.. sites.OrderByDescending(s => s.Value.Ms).Select(s => new BlockingSite(s.Key.Caller, s.Key.Wait, s.Value.Ms, s.Value.Samples))],
-            [.. contentionSites.OrderByDescending(s => s.Value).Select(s => (s.Key, s.Value))]) { AllocatedBytes = allocated };
+            [.. contentionSites.OrderByDescending(s => s.Value).Select(s => (s.Key, s.Value))]) { AllocatedBytes = allocated, PlatformLockSamples = platformLockSamples };
     }
 
     // The ThreadSample payload is one 32-bit sample type: 1 = outside managed code (waiting, in the kernel, in native

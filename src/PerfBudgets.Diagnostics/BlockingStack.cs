@@ -9,6 +9,14 @@ namespace PerfBudgets.Diagnostics;
 /// work item: that is idle, not blocked. A thread blocked inside a work item has a wait primitive above
 /// <c>ThreadPoolWorkQueue.Dispatch</c>: a sleep, a contended lock, a synchronous wait on a task or an event. Awaiting
 /// never leaves such a frame, because an await returns the thread to the pool.
+/// <para>
+/// A wait to enter a lock that the platform's own code takes (the timer queue's behind every <c>Task.Delay</c>, the
+/// socket engine's queues, Kestrel's pipes) is not blocking by the code: those locks are held for nanoseconds, so a
+/// long wait for one measures how long the machine kept the holder off its core (on a busy machine the waiter spins
+/// there, outside managed code, for milliseconds). It is read as <see cref="Reading.InPlatformLock"/> and not counted;
+/// the runtime still reports a real wait there as a contention, which the contention budgets count. A lock the code
+/// enters itself is counted, spin and wait: how long it is held is the code's to change.
+/// </para>
 /// </remarks>
 internal static class BlockingStack
 {
@@ -48,6 +56,18 @@ internal static class BlockingStack
         "System.Runtime.CompilerServices.TaskAwaiter`1.GetResult",
     ];
 
+    // The waits of these are a lock's enter: of a lock the platform entered, not the code's blocking.
+    private static readonly string[] LockEnters =
+    [
+        "System.Threading.Monitor.Enter",
+        "System.Threading.Monitor.ReliableEnter",
+        "System.Threading.Monitor.TryEnter",
+        "System.Threading.Lock.Enter",
+        "System.Threading.Lock.TryEnter",
+        "System.Threading.ReaderWriterLockSlim.TryEnter",
+        "System.Threading.ReaderWriterLockSlim.Enter",
+    ];
+
     // Frames that are plumbing between the code that waited and the wait: skipped when naming the caller.
     private static readonly string[] Plumbing =
     [
@@ -60,7 +80,8 @@ internal static class BlockingStack
     /// <param name="InWorkItem">The thread runs a thread-pool work item.</param>
     /// <param name="Wait">The blocking call the thread is in, inside that work item; null when it is not blocked.</param>
     /// <param name="Caller">The first frame outside the threading library below the wait; null when not blocked.</param>
-    public readonly record struct Reading(bool InWorkItem, string? Wait, string? Caller)
+    /// <param name="InPlatformLock">The thread waits to enter a lock the platform's own code took: not blocked.</param>
+    public readonly record struct Reading(bool InWorkItem, string? Wait, string? Caller, bool InPlatformLock = false)
     {
         /// <summary>True when the thread is blocked inside a work item.</summary>
         public bool IsBlocked => Wait is not null;
@@ -108,7 +129,8 @@ internal static class BlockingStack
         return caller.StartsWith(HostLifetimeWaits, StringComparison.Ordinal) || caller.EndsWith(".<Main>", StringComparison.Ordinal);
     }
 
-    // The outermost wait frame below frames[end]: Task.Wait rather than the event it waits on, and the caller below it.
+    // The outermost wait frame below frames[end]: Task.Wait rather than the event it waits on, and the caller below it;
+    // or, when that wait enters a lock the platform's code took, no wait of the code's.
     private static Reading ReadWork(IReadOnlyList<string> frames, int end, string unnamedCaller)
     {
         var wait = -1;
@@ -120,11 +142,29 @@ internal static class BlockingStack
             }
         }
 
-        return wait < 0
-            ? new Reading(true, null, null)
+        if (wait < 0)
+        {
+            return new Reading(true, null, null);
+        }
+
+        return StartsWithAny(frames[wait], LockEnters) && IsPlatformEntered(frames, wait + 1, end)
+            ? new Reading(true, null, null, InPlatformLock: true)
             : new Reading(true, Short(frames[wait]), CallerOf(frames, wait + 1, end) ?? unnamedCaller);
     }
 
+    // The first resolved frame that called the wait is the platform's (an unresolved one is not presumed to be).
+    private static bool IsPlatformEntered(IReadOnlyList<string> frames, int start, int end)
+    {
+        for (var i = start; i < end; i++)
+        {
+            if (frames[i] != "?")
+            {
+                return !OwnFrames.IsOwn(Short(frames[i]));
+            }
+        }
+
+        return false;
+    }
 
     /// <summary>
     /// The first frame of <paramref name="frames"/> (innermost first) outside the threading library and the async
@@ -153,9 +193,14 @@ internal static class BlockingStack
             return false;
         }
 
-        foreach (var wait in Waits)
+        return StartsWithAny(frame, Waits);
+    }
+
+    private static bool StartsWithAny(string frame, string[] prefixes)
+    {
+        foreach (var prefix in prefixes)
         {
-            if (frame.StartsWith(wait, StringComparison.Ordinal))
+            if (frame.StartsWith(prefix, StringComparison.Ordinal))
             {
                 return true;
             }

@@ -68,6 +68,7 @@ public sealed class BlockingStackTests
     private static string Describe(BlockingStack.Reading reading) => reading switch
     {
         { InWorkItem: false } => "idle",
+        { InPlatformLock: true } => "platform lock",
         { IsBlocked: false } => "running",
         _ => $"blocked {reading.Wait} | {reading.Caller}",
     };
@@ -77,7 +78,7 @@ public sealed class BlockingStackTests
     {
         var expectations = Read(Vectors).Select(row => row.Expected).ToList();
 
-        expectations.Should().Contain("idle").And.Contain("running");
+        expectations.Should().Contain("idle").And.Contain("running").And.Contain("platform lock");
         expectations.Count(e => e.StartsWith("blocked ", StringComparison.Ordinal)).Should().BeGreaterThanOrEqualTo(4);
     }
 }
