@@ -126,7 +126,9 @@ public sealed partial class BudgetGate
     /// The check of a paired budget, for <see cref="CheckAll(BudgetCheck[])"/> beside others. The figure gated is the
     /// interval's end nearest to passing (the lower end for a ceiling, the upper for a floor), so the budget fails only
     /// when the whole interval lies beyond its limit; the estimate, the interval and both builds' own figures are in
-    /// the detail. Fewer than six usable pairs give no figure, which fails as a run that broke.
+    /// the detail. Fewer than six usable pairs give no figure, which fails as a run that broke. A comparison that was
+    /// not run because the head's build cannot differ from the base's (<see cref="PairedComparison.SameInputs"/>) gives
+    /// 1, and the detail says why nothing ran.
     /// </summary>
     /// <param name="budgetName">A paired budget defined in <c>budgets.json</c>.</param>
     /// <param name="comparison">Head against base for the budget's figure.</param>
@@ -138,6 +140,11 @@ public sealed partial class BudgetGate
         if (double.IsNaN(comparison.Ratio))
         {
             return new BudgetCheck(budget.Name, double.NaN, $"fewer than {PairedInterval.MinimumPairs} pairs with a positive figure on both sides; {comparison.BaseRounds.Count} pairs ran");
+        }
+
+        if (comparison.NotRunBecause is not null)
+        {
+            return new BudgetCheck(budget.Name, comparison.Ratio, comparison.ToString());
         }
 
         var ceiling = budget.Kind.Direction == BudgetDirection.AtMost;

@@ -48,6 +48,22 @@ public sealed class BudgetGateVsBaseTests : IDisposable
     }
 
     [Fact]
+    public void A_pair_whose_builds_cannot_differ_passes_at_1_and_says_it_was_not_run()
+    {
+        var sameInputs = PairedComparison.SameInputs("units", "the head's inputs to App are the base's (a doc changed)");
+
+        var ceiling = Gate(ci: true).CheckVsBase("Demo.Cpu.VsBase", sameInputs);
+        var floor = Gate(ci: true).CheckVsBase("Demo.Rate.VsBase", sameInputs.WithBase("aaaaaaaaaaaa (the test's)"));
+
+        ceiling.Verdict.Should().Be(BudgetVerdict.Pass);
+        ceiling.Measured.Should().Be(1);
+        ceiling.Detail.Should().Be("not run: the head's inputs to App are the base's (a doc changed); head/base is 1 by construction");
+        floor.Verdict.Should().Be(BudgetVerdict.Pass);
+        PairedComparison.Pooled([sameInputs, sameInputs]).Should().BeSameAs(sameInputs);
+        FluentActions.Invoking(() => PairedComparison.Pooled([sameInputs, Pairs(1, 0.01)])).Should().Throw<ArgumentException>().WithMessage("*not run*");
+    }
+
+    [Fact]
     public void A_floor_fails_only_when_the_whole_interval_is_below_it()
     {
         Gate().CheckVsBase("Demo.Rate.VsBase", Pairs(0.97, 0.04)).Verdict.Should().Be(BudgetVerdict.Pass);

@@ -29,8 +29,12 @@ public sealed class BaseBuild
 
     private readonly int _keep;
 
-    private BaseBuild(string repositoryRoot, string commit, string description, int keep)
+    // PERF_BASE named a commit whose tree is the head's: two builds of one tree, compared on purpose.
+    private readonly bool _sameTree;
+
+    private BaseBuild(string repositoryRoot, string commit, string description, int keep, bool sameTree = false)
     {
+        _sameTree = sameTree;
         RepositoryRoot = repositoryRoot;
         Commit = commit;
         Description = description;
@@ -118,12 +122,60 @@ public sealed class BaseBuild
 
         return new BaseBuild(top, commit.Output, sameTree
             ? $"{commit.Output[..12]} ({why}; its tree is the head's: only build settings can differ)"
-            : $"{commit.Output[..12]} ({why})", selection.Keep);
+            : $"{commit.Output[..12]} ({why})", selection.Keep, sameTree);
     }
 
     /// <summary>A base the caller chose (a test's, or a resolver's other than git's), built from <paramref name="repositoryRoot"/>.</summary>
     internal static BaseBuild Create(string repositoryRoot, string commit, string description, int keep = 3) =>
         new(repositoryRoot, commit, description, keep);
+
+    /// <summary>
+    /// Why the head's build of <paramref name="projectPath"/> cannot differ from the base's, or null when it can, or
+    /// when that cannot be told. It cannot differ when no path that changed between the base commit and the working
+    /// tree (tracked changes, and files not yet tracked in the project's folders) could be an input of the project or
+    /// of a project it references: a commit of documentation, data tables or scripts. A paired budget then needs no
+    /// measurement: head ÷ base is 1 by construction (<see cref="PairedComparison.SameInputs"/>).
+    /// </summary>
+    /// <remarks>
+    /// The closure of projects is read from each one's <c>obj/project.assets.json</c>, so the head's project must have
+    /// been restored (a test project that references it has); without it, or where <c>PERF_BASE</c> named a commit
+    /// whose tree is the head's (two builds of one tree compared on purpose), the answer is null and the pair runs.
+    /// Source and build files count as inputs wherever they are (a project may link a file from another folder, and
+    /// build settings apply from the folders above).
+    /// </remarks>
+    /// <param name="projectPath">The project's file, absolute or relative to <see cref="RepositoryRoot"/>.</param>
+    public string? SameInputs(string projectPath)
+    {
+        var project = Path.GetFullPath(ProjectInRepository(projectPath), RepositoryRoot);
+        if (_sameTree || BuildInputs.ProjectFolders(project) is not { } folders)
+        {
+            return null;
+        }
+
+        var relativeFolders = folders.Select(f => Path.GetRelativePath(RepositoryRoot, f).Replace('\\', '/')).Select(f => f == "." ? string.Empty : f).ToList();
+        if (relativeFolders.Any(f => f.StartsWith("..", StringComparison.Ordinal)))
+        {
+            // A referenced project outside the repository: git cannot say whether it changed.
+            return null;
+        }
+
+        // A path git has to quote (a newline or a quote in its name) matches no folder and no kind: an input.
+        var changed = GitLines("diff", "--name-only", "--no-renames", Commit, "--", ".", ArtifactsExclusion);
+        var untracked = GitLines(["ls-files", "--others", "--exclude-standard", "--", .. relativeFolders.Select(f => f.Length == 0 ? "." : f)]);
+        if (changed is not { } paths || untracked is null)
+        {
+            return null;
+        }
+
+        if (untracked.Length > 0 || paths.Any(p => BuildInputs.CouldBeInput(p, relativeFolders)))
+        {
+            return null;
+        }
+
+        var name = Path.GetFileNameWithoutExtension(project);
+        var shown = string.Join(", ", paths.Take(5)) + (paths.Length > 5 ? $" and {paths.Length - 5} more" : string.Empty);
+        return $"the head's inputs to {name} are the base's ({Description}): {paths.Length} changed path{(paths.Length == 1 ? "" : "s")} ({shown}), none in {name}'s {(folders.Count == 1 ? "folder" : $"{folders.Count} project folders")} nor a source or build file";
+    }
 
     /// <summary>
     /// Builds <paramref name="projectPath"/> (the head's project file; the base's is the same path in the base's tree)
@@ -134,13 +186,7 @@ public sealed class BaseBuild
     /// <param name="timeout">How long the export and the build may take.</param>
     public string BuildProject(string projectPath, TimeSpan timeout)
     {
-        ArgumentException.ThrowIfNullOrEmpty(projectPath);
-        var relative = Path.GetRelativePath(RepositoryRoot, Path.GetFullPath(projectPath, RepositoryRoot));
-        if (relative.StartsWith("..", StringComparison.Ordinal) || Path.IsPathRooted(relative))
-        {
-            throw new ArgumentException($"{projectPath} is not inside the repository {RepositoryRoot}.", nameof(projectPath));
-        }
-
+        var relative = ProjectInRepository(projectPath);
         var name = Path.GetFileNameWithoutExtension(relative);
         var output = Path.Combine(Directory, "bin", name);
         var assembly = Path.Combine(output, name + ".dll");
@@ -182,6 +228,19 @@ public sealed class BaseBuild
         return assembly;
     }
 
+    // The project's path relative to the repository's root.
+    private string ProjectInRepository(string projectPath)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(projectPath);
+        var relative = Path.GetRelativePath(RepositoryRoot, Path.GetFullPath(projectPath, RepositoryRoot));
+        if (relative.StartsWith("..", StringComparison.Ordinal) || Path.IsPathRooted(relative))
+        {
+            throw new ArgumentException($"{projectPath} is not inside the repository {RepositoryRoot}.", nameof(projectPath));
+        }
+
+        return relative;
+    }
+
     // The SDK's dotnet, not the counted runtime's host: the base is built as the head was.
     private static string DotnetSdk => HarnessEnvironment.DotnetHost ?? "dotnet";
 
@@ -195,6 +254,13 @@ public sealed class BaseBuild
     }
 
     private static (int ExitCode, string Output) Git(string directory, params string[] arguments) => Run("git", arguments, directory, GitTimeout);
+
+    // The lines git wrote to its standard output, paths unquoted where it can; null when it failed.
+    private string[]? GitLines(params string[] arguments)
+    {
+        var result = ChildProcess.Run("git", ["-c", "core.quotepath=off", .. arguments], GitTimeout, RepositoryRoot, removeVariables: ["MSBuild", "VSTEST"]);
+        return result.ExitCode == 0 ? result.Output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries) : null;
+    }
 
     // A test host's MSBuild settings point into the SDK that started it; the base's build must find its own.
     private static (int ExitCode, string Output) Run(string file, IReadOnlyList<string> arguments, string directory, TimeSpan timeout)

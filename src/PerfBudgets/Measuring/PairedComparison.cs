@@ -33,6 +33,19 @@ public sealed class PairedComparison
         (Lower, Upper) = (lower, upper);
     }
 
+    // A comparison that was not run: head ÷ base is 1 by construction, for the reason given.
+    private PairedComparison(string figure, string notRunBecause)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(figure);
+        ArgumentException.ThrowIfNullOrWhiteSpace(notRunBecause);
+        Figure = figure;
+        BaseRounds = [];
+        HeadRounds = [];
+        Confidence = 1;
+        NotRunBecause = notRunBecause;
+        (Ratio, Lower, Upper) = (1, 1, 1);
+    }
+
     /// <summary>What each round measured, with its unit (<c>requests/s</c>, <c>CPU µs/request</c>).</summary>
     public string Figure { get; }
 
@@ -66,6 +79,12 @@ public sealed class PairedComparison
     /// </summary>
     public IReadOnlyList<double> ProcessPairRatios { get; } = [];
 
+    /// <summary>
+    /// Why no round ran, where the head's build cannot differ from the base's (<see cref="SameInputs"/>); null for a
+    /// comparison that was measured.
+    /// </summary>
+    public string? NotRunBecause { get; }
+
     /// <summary>The median of the base build's rounds.</summary>
     public double BaseMedian => Median(BaseRounds);
 
@@ -75,7 +94,16 @@ public sealed class PairedComparison
     /// <summary>
     /// A copy paired with the base's description: the round functions do not know which commit the base was.
     /// </summary>
-    public PairedComparison WithBase(string baseDescription) => new(this, baseDescription, ProcessPairRatios, Lower, Upper);
+    public PairedComparison WithBase(string baseDescription) =>
+        NotRunBecause is null ? new(this, baseDescription, ProcessPairRatios, Lower, Upper) : this;
+
+    /// <summary>
+    /// The comparison of a head whose build cannot differ from the base's (<see cref="BaseBuild.SameInputs"/> gave the
+    /// reason): nothing is run, head ÷ base is 1 by construction with an interval of 1 to 1, and the report says why.
+    /// </summary>
+    /// <param name="figure">What the rounds would have measured, with its unit.</param>
+    /// <param name="reason">Why the builds cannot differ, as <see cref="BaseBuild.SameInputs"/> says it.</param>
+    public static PairedComparison SameInputs(string figure, string reason) => new(figure, reason);
 
     /// <summary>
     /// The rounds of several pairs of processes as one comparison: the estimate over all their rounds, and an interval
@@ -95,6 +123,13 @@ public sealed class PairedComparison
         if (byProcessPair.Count == 0)
         {
             throw new ArgumentException("Pooling needs at least one pair of processes' comparison.", nameof(byProcessPair));
+        }
+
+        if (byProcessPair.Any(c => c.NotRunBecause is not null))
+        {
+            return byProcessPair.All(c => c.NotRunBecause is not null)
+                ? byProcessPair[0]
+                : throw new ArgumentException("A comparison that was not run (SameInputs) cannot be pooled with measured ones.", nameof(byProcessPair));
         }
 
         if (byProcessPair.Any(c => c.Figure != byProcessPair[0].Figure || c.Confidence != byProcessPair[0].Confidence))
@@ -127,8 +162,9 @@ public sealed class PairedComparison
     }
 
     /// <summary>The ratio, its interval and both builds' figures, on one line.</summary>
-    public override string ToString() =>
-        $"head/base {Figures.Format(Ratio)}, {Figures.Format(Confidence * 100)}% interval {Figures.Format(Lower)}-{Figures.Format(Upper)} " +
+    public override string ToString() => NotRunBecause is not null
+        ? $"not run: {NotRunBecause}; head/base is 1 by construction"
+        : $"head/base {Figures.Format(Ratio)}, {Figures.Format(Confidence * 100)}% interval {Figures.Format(Lower)}-{Figures.Format(Upper)} " +
         $"(Hodges-Lehmann over {BaseRounds.Count} pairs after {WarmUpPairs} of warm-up); {Figure}: base median {Figures.Format(BaseMedian)} " +
         $"({Figures.Format(BaseRounds.Min())}-{Figures.Format(BaseRounds.Max())}), head median {Figures.Format(HeadMedian)} " +
         $"({Figures.Format(HeadRounds.Min())}-{Figures.Format(HeadRounds.Max())})" +

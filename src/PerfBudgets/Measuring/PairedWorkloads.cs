@@ -20,6 +20,8 @@ public static class PairedWorkloads
     /// <summary>
     /// Builds the workload host <paramref name="workloadProject"/> at the base (<see cref="BaseBuild.BuildProject"/>) and
     /// compares it with the head's host, built beside the test assembly (the test project references the host project).
+    /// Where the head's inputs to the host and what it references are the base's (<see cref="BaseBuild.SameInputs"/>:
+    /// a commit of documentation), nothing is built or run (<see cref="PairedComparison.SameInputs"/>).
     /// </summary>
     /// <param name="baseBuild">The base, e.g. as <c>BudgetGate.CheckVsBase</c> hands it.</param>
     /// <param name="workloadProject">The host's project file, relative to a folder above the test assembly (<c>TextStats.Workloads/TextStats.Workloads.csproj</c>) or absolute.</param>
@@ -28,6 +30,13 @@ public static class PairedWorkloads
     /// <param name="options">Pairs, warm-up and confidence (<c>new PairedRoundsOptions()</c> for the defaults).</param>
     public static PairedComparison CompareCpuTime(BaseBuild baseBuild, string workloadProject, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options)
     {
+        ArgumentNullException.ThrowIfNull(baseBuild);
+        ArgumentException.ThrowIfNullOrEmpty(workloadProject);
+        if (baseBuild.SameInputs(ProjectFile(workloadProject)) is { } sameInputs)
+        {
+            return PairedComparison.SameInputs(Figure, sameInputs);
+        }
+
         var (baseHost, headHost) = Hosts(baseBuild, workloadProject);
         return CompareCpuTime(baseHost, headHost, arguments, operations, options).WithBase(baseBuild.Description);
     }
@@ -42,7 +51,7 @@ public static class PairedWorkloads
     {
         ArgumentNullException.ThrowIfNull(baseBuild);
         ArgumentException.ThrowIfNullOrEmpty(workloadProject);
-        var project = Path.IsPathRooted(workloadProject) ? workloadProject : FindAbove(AppContext.BaseDirectory, workloadProject);
+        var project = ProjectFile(workloadProject);
         var head = Path.Combine(AppContext.BaseDirectory, Path.GetFileNameWithoutExtension(project) + ".dll");
         if (!File.Exists(head))
         {
@@ -96,6 +105,10 @@ public static class PairedWorkloads
             return (both[0], both[1]);
         }, options, CancellationToken.None).GetAwaiter().GetResult()[0];
     }
+
+    // The host's project file: absolute as given, or found in a folder above the test assembly.
+    private static string ProjectFile(string workloadProject) =>
+        Path.IsPathRooted(workloadProject) ? workloadProject : FindAbove(AppContext.BaseDirectory, workloadProject);
 
     private static string FindAbove(string directory, string relative)
     {

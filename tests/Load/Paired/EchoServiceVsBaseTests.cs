@@ -27,7 +27,11 @@ public sealed class EchoServiceVsBaseTests(ITestOutputHelper output)
     [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
     public async Task Sockets_Echo_against_its_base()
     {
-        var (baseAssembly, baseDescription) = VsBase.AppOrNotMeasured(_gate, Rate, Cpu);
+        if (VsBase.AppOrNotMeasured(_gate, (Rate, RateFigure), (Cpu, CpuFigure)) is not (var baseAssembly, var baseDescription))
+        {
+            return;
+        }
+
         // A broken budget names the methods that grew in the echo service: one profile of each app, over one connection.
         var grown = new Lazy<Attribution>(() => PairedAppLoad.ProfileAgainstBase(baseAssembly, withEchoService: true,
             (app, ct) => EchoClient.ConnectAsync(app.EchoEndPoint!, PayloadBytes, ct),

@@ -22,7 +22,11 @@ public sealed class EmployeesEndpointVsBaseTests(ITestOutputHelper output)
     [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
     public async Task Json_Endpoint_Employees9_against_its_base()
     {
-        var (baseAssembly, baseDescription) = VsBase.AppOrNotMeasured(_gate, Rate, Cpu, P99);
+        if (VsBase.AppOrNotMeasured(_gate, (Rate, PairedHttpLoad.RateFigure), (Cpu, PairedHttpLoad.CpuFigure), (P99, PairedHttpLoad.P99Figure)) is not (var baseAssembly, var baseDescription))
+        {
+            return;
+        }
+
         var expected = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
         // A broken budget names the methods that grew: one profile of each app, shared by the budgets that broke.
         var grown = new Lazy<Attribution>(() => PairedAppLoad.ProfileAgainstBase(baseAssembly, withEchoService: false,

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Text.Json;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Tests.Support;
@@ -167,10 +168,96 @@ public sealed class BaseBuildTests : IDisposable
             .Should().Equal(["inuse0000000", "newer0000000", "newest000000"], "the new base and the two newest others are kept, and one another process holds");
     }
 
-    private string Commit(string content, (string Path, string Content)? other = null, bool allowEmpty = false)
+    [Fact]
+    public void A_head_whose_changes_are_documentation_has_the_same_inputs_as_its_base()
+    {
+        Projects();
+        Commit("one");
+        Commit("one", ("README.md", "# new words"), ("docs/notes.md", "more"), ("build/run.sh", "echo"), ("LICENSE", "MIT"));
+
+        var sameInputs = Resolve(Local, out _)!.SameInputs(AppProject);
+
+        sameInputs.Should().NotBeNull().And.Contain("the head's inputs to App are the base's").And.Contain("README.md").And.Contain("2 project folders");
+    }
+
+    [Theory]
+    [InlineData("lib/Lib.cs", "a referenced project's source")]
+    [InlineData("app/Program.cs", "the project's own source")]
+    [InlineData("app/appsettings.json", "any file in the project's folder")]
+    [InlineData("Directory.Build.props", "build settings above the projects")]
+    [InlineData("Directory.Packages.props", "the packages' versions")]
+    [InlineData("shared/Linked.cs", "a source file a project may link from elsewhere")]
+    [InlineData("global.json", "the SDK's pin")]
+    public void A_change_that_could_be_an_input_runs_the_pair(string path, string because)
+    {
+        Projects();
+        Commit("one");
+        Commit("one", (path, "changed"), ("README.md", "and a doc"));
+
+        Resolve(Local, out _)!.SameInputs(AppProject).Should().BeNull(because);
+    }
+
+    [Fact]
+    public void Uncommitted_and_untracked_changes_count_as_the_heads()
+    {
+        Projects();
+        Commit("one");
+        File.WriteAllText(Path.Combine(_repository.Path, "docs.md"), "only a doc");
+        Commit("two");
+        File.WriteAllText(Path.Combine(_repository.Path, "file.txt"), "uncommitted, tracked");
+        var found = Resolve(Local, out _)!;
+        found.SameInputs(AppProject).Should().BeNull("file.txt, tracked, could be read by a build");
+
+        File.WriteAllText(Path.Combine(_repository.Path, "file.txt"), "two");
+        File.WriteAllText(Path.Combine(_repository.Path, "docs.md"), "uncommitted doc");
+        Resolve(Local, out _)!.SameInputs(AppProject).Should().NotBeNull("only a document differs from HEAD");
+
+        File.WriteAllText(Path.Combine(_repository.Path, "lib", "New.cs"), "class New {}");
+        Resolve(Local, out _)!.SameInputs(AppProject).Should().BeNull("an untracked source file in a project's folder is compiled");
+    }
+
+    [Fact]
+    public void An_unrestored_project_or_a_base_named_with_the_heads_tree_runs_the_pair()
+    {
+        Projects();
+        Commit("one");
+        Commit("one", ("README.md", "a doc"));
+        Resolve(Local, out _)!.SameInputs(AppProject).Should().NotBeNull("only a document changed");
+
+        Resolve(Local with { Named = "HEAD" }, out _)!.SameInputs(AppProject).Should().BeNull("PERF_BASE named the head's own tree: two builds compared on purpose");
+
+        File.Delete(Path.Combine(_repository.Path, "lib", "obj", "project.assets.json"));
+        Resolve(Local, out _)!.SameInputs(AppProject).Should().BeNull("without the restore's record the closure is not known");
+    }
+
+    private string AppProject => Path.Combine(_repository.Path, "app", "App.csproj");
+
+    // app/App.csproj references lib/Lib.csproj, both restored (obj/ ignored, as a repository keeps it).
+    private void Projects()
+    {
+        File.WriteAllText(Path.Combine(_repository.Path, ".gitignore"), "obj/\n");
+        foreach (var (name, references) in new[] { ("app/App", new[] { "lib/Lib" }), ("lib/Lib", Array.Empty<string>()) })
+        {
+            var folder = Path.Combine(_repository.Path, Path.GetDirectoryName(name)!);
+            Directory.CreateDirectory(Path.Combine(folder, "obj"));
+            File.WriteAllText(Path.Combine(_repository.Path, name + ".csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />");
+            File.WriteAllText(Path.Combine(folder, Path.GetFileName(name) + ".cs"), "class C {}");
+            var projectReferences = string.Join(",", references.Select(r =>
+            {
+                var path = JsonEncodedText.Encode(Path.Combine(_repository.Path, r + ".csproj"));
+                return $"\"{path}\": {{ \"projectPath\": \"{path}\" }}";
+            }));
+            File.WriteAllText(Path.Combine(folder, "obj", "project.assets.json"),
+                $"{{ \"version\": 3, \"project\": {{ \"restore\": {{ \"projectPath\": \"{JsonEncodedText.Encode(Path.Combine(_repository.Path, name + ".csproj"))}\", \"frameworks\": {{ \"net10.0\": {{ \"projectReferences\": {{ {projectReferences} }} }} }} }} }} }}");
+        }
+    }
+
+    private string Commit(string content, params (string Path, string Content)[] others) => Commit(content, allowEmpty: false, others);
+
+    private string Commit(string content, bool allowEmpty, params (string Path, string Content)[] others)
     {
         File.WriteAllText(Path.Combine(_repository.Path, "file.txt"), content);
-        if (other is { } file)
+        foreach (var file in others)
         {
             Directory.CreateDirectory(Path.GetDirectoryName(Path.Combine(_repository.Path, file.Path))!);
             File.WriteAllText(Path.Combine(_repository.Path, file.Path), file.Content);
