@@ -310,19 +310,7 @@ public sealed class BaseBuild
         }
     }
 
-    private static FileStream LockFile(string path, TimeSpan timeout)
-    {
-        var until = DateTime.UtcNow + timeout;
-        while (true)
-        {
-            try
-            {
-                return new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
-            }
-            catch (IOException) when (DateTime.UtcNow < until)
-            {
-                Thread.Sleep(200);
-            }
-        }
-    }
+    private static FileStream LockFile(string path, TimeSpan timeout) =>
+        FileLock.TryAcquire(path, timeout, TimeSpan.FromMilliseconds(200))?.Held
+        ?? throw new BaseBuildException($"another process held {path} for more than {timeout.TotalMinutes:0.#} minutes while building the same base.");
 }

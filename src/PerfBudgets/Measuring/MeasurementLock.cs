@@ -1,5 +1,5 @@
-using System.Diagnostics;
 using PerfBudgets.Budgets;
+using PerfBudgets.Processes;
 
 namespace PerfBudgets.Measuring;
 
@@ -51,24 +51,8 @@ public sealed class MeasurementLock : IDisposable
     private static (FileStream File, TimeSpan Waited) Open(TimeSpan timeout, string? path)
     {
         path ??= DefaultPath;
-        Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(path))!);
-        var started = Stopwatch.GetTimestamp();
-        while (true)
-        {
-            try
-            {
-                var file = new FileStream(path, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None, 1);
-                return (file, Stopwatch.GetElapsedTime(started));
-            }
-            catch (IOException) when (Stopwatch.GetElapsedTime(started) < timeout)
-            {
-                Thread.Sleep(100);
-            }
-            catch (IOException e)
-            {
-                throw new TimeoutException($"Another measuring process held {path} for more than {timeout.TotalMinutes:0} minutes; is a test run hung?", e);
-            }
-        }
+        return FileLock.TryAcquire(path, timeout) ?? throw new TimeoutException(
+            $"Another measuring process held {path} for more than {timeout.TotalMinutes:0} minutes; is a test run hung?");
     }
 
     /// <inheritdoc />

@@ -3,6 +3,7 @@ using System.Text.Json;
 using System.Text.Json.Serialization;
 using PerfBudgets.Budgets;
 using PerfBudgets.Load;
+using PerfBudgets.Processes;
 
 namespace PerfBudgets.Reporting.Storage;
 
@@ -213,17 +214,8 @@ public sealed class ResultStore
     private FileStream AcquireLock()
     {
         var lockPath = Path.Combine(Directory, ".results.lock");
-        for (var attempt = 0; ; attempt++)
-        {
-            try
-            {
-                return new FileStream(lockPath, FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None, 1, FileOptions.DeleteOnClose);
-            }
-            catch (IOException) when (attempt < 200)
-            {
-                Thread.Sleep(25);
-            }
-        }
+        return FileLock.TryAcquire(lockPath, TimeSpan.FromSeconds(5), TimeSpan.FromMilliseconds(25))?.Held
+            ?? throw new IOException($"Another process held {lockPath} for more than 5 s while storing results.");
     }
 
     private static void WriteAtomically(string path, string content)
