@@ -4,9 +4,10 @@ namespace PerfBudgets.Budgets;
 /// The one place the harness reads environment variables. Every setting a user can make from the environment is a
 /// property here, with its variable named in <see cref="Variables"/>. A gate's settings are read only by
 /// <c>BudgetGateOptions.FromEnvironment</c> and reach the gate, the store and the history through the options, so a
-/// test can build a gate that behaves like CI's without touching the process. Three process settings are read where
+/// test can build a gate that behaves like CI's without touching the process. Four process settings are read where
 /// they are used, because what uses them runs without a gate: the measurement lock file (the suites take it before any
-/// gate exists), the dotnet host and <c>PATH</c> (the instruction meter starts Valgrind before a count is gated).
+/// gate exists), the dotnet host and <c>PATH</c> (the instruction meter starts Valgrind before a count is gated), and
+/// the store of counted runs (the meter reuses a run before a count is gated).
 /// </summary>
 /// <remarks>
 /// Read on every access, not cached: a test may set a variable for the length of one test.
@@ -77,6 +78,12 @@ public static class HarnessEnvironment
     /// <summary><c>PATH</c>: searched for <c>valgrind</c>.</summary>
     public const string PathVariable = "PATH";
 
+    /// <summary><c>PERF_REUSE</c>: <c>off</c> counts every counted run again instead of reusing a stored one with byte-identical inputs.</summary>
+    public const string ReuseVariable = "PERF_REUSE";
+
+    /// <summary><c>PERF_REUSE_DIR</c>: the folder of stored counted runs (default: <c>artifacts/reuse</c> beside <c>budgets.json</c>), which a CI cache can keep.</summary>
+    public const string ReuseDirectoryVariable = "PERF_REUSE_DIR";
+
     /// <summary>The profile used when <see cref="ProfileVariable"/> is not set.</summary>
     public const string DefaultProfile = "ci";
 
@@ -99,6 +106,8 @@ public static class HarnessEnvironment
         (CommitVariable, "the commit written to history.jsonl (else GITHUB_SHA)"),
         (GitHubShaVariable, "the commit written to history.jsonl when PERF_COMMIT is not set (GitHub Actions sets it)"),
         (StepSummaryVariable, "a file each test process appends its summary table to"),
+        (ReuseVariable, "off: count every counted run again instead of reusing a stored run whose inputs (the host's folder, every file it mapped, its start) are byte-identical"),
+        (ReuseDirectoryVariable, "the folder of stored counted runs, for a CI cache to keep (default: artifacts/reuse beside budgets.json)"),
         (MeasurementLockVariable, "the machine-wide lock file (default: perfbudgets-measurement.lock in the temporary folder)"),
         (DotnetHostVariable, "the dotnet host that starts workloads under Callgrind (else dotnet on PATH)"),
         (PathVariable, "searched for valgrind"),
@@ -166,6 +175,15 @@ public static class HarnessEnvironment
 
     /// <summary>The step summary file named by <see cref="StepSummaryVariable"/>, or null.</summary>
     public static string? StepSummaryFile => Read(StepSummaryVariable);
+
+    /// <summary>True when <see cref="ReuseVariable"/> is <c>off</c>.</summary>
+    public static bool ReuseOff => Is(ReuseVariable, "off");
+
+    /// <summary>The store folder named by <see cref="ReuseDirectoryVariable"/>, or null.</summary>
+    public static string? ReuseDirectory => Read(ReuseDirectoryVariable);
+
+    /// <summary>The file a workload host under the meter appends the files it mapped to (set by the meter, not by a user), or null.</summary>
+    internal static string? MappedFilesList => Read(Measuring.CountStore.MappedFilesVariable);
 
     /// <summary>The lock file named by <see cref="MeasurementLockVariable"/>, or null.</summary>
     public static string? MeasurementLockFile => Read(MeasurementLockVariable);

@@ -27,8 +27,11 @@ public sealed class CallgrindRun
     /// <summary>The Valgrind that counted it.</summary>
     public string ValgrindVersion { get; }
 
+    /// <summary>Where the run was reused from, when it was not run but read from the store; null when it was run.</summary>
+    public ReusedCount? Reused { get; init; }
+
     /// <summary>The counts of one workload's repetitions.</summary>
     /// <exception cref="InstructionMeterException">The host counted no region of that name.</exception>
     public InstructionMeasurement Measurement(string workload) =>
-        CallgrindMeasurement.From(workload, _parts, _map, RuntimeVersion, ValgrindVersion);
+        CallgrindMeasurement.From(workload, _parts, _map, RuntimeVersion, ValgrindVersion) with { Reused = Reused };
 }

@@ -45,6 +45,12 @@ public sealed record InstructionMeasurement
     public required string ValgrindVersion { get; init; }
 
     /// <summary>
+    /// Where the counts were reused from, when the run was not run again because a stored one had byte-identical
+    /// inputs (<see cref="InstructionMeter.RunProcess"/>); null when they were counted in this run.
+    /// </summary>
+    public ReusedCount? Reused { get; init; }
+
+    /// <summary>
     /// The gated figure: instructions per operation of the repetition with the fewest. Work that lands in one
     /// repetition only (a timer, a collection) can only add, while a change to the code adds to every one.
     /// </summary>
@@ -87,7 +93,7 @@ public sealed record InstructionMeasurement
             ? string.Create(CultureInfo.InvariantCulture, $", ~{estimate:#,0} estimated cycles/op")
             : string.Empty;
         return string.Create(CultureInfo.InvariantCulture,
-            $"{InstructionsPerOperation:#,0.#} instructions/op, the smallest of {InstructionsByRepetition.Count} repetitions of {OperationsPerRepetition:N0} ops each (spread {InstructionSpread:0.###%}), {SystemCallsPerOperation:#,0.##} syscalls/op{cycles}; .NET {RuntimeVersion}, valgrind {ValgrindVersion}");
+            $"{InstructionsPerOperation:#,0.#} instructions/op, the smallest of {InstructionsByRepetition.Count} repetitions of {OperationsPerRepetition:N0} ops each (spread {InstructionSpread:0.###%}), {SystemCallsPerOperation:#,0.##} syscalls/op{cycles}; .NET {RuntimeVersion}, valgrind {ValgrindVersion}{(Reused is null ? string.Empty : $"; {Reused}")}");
     }
 }
 

@@ -76,6 +76,14 @@ public static partial class InstructionMeter
     /// <param name="cacheSimulation">
     /// True to run Callgrind's cache simulation for the estimated-cycles figure; it slows the run by about half again.
     /// </param>
+    /// <remarks>
+    /// A run is reused when a stored one had byte-identical inputs: the same start (program, arguments, working folder,
+    /// the runtime's, loader's, C library's and Valgrind's variables), the same Valgrind, the same files in the host's
+    /// folder, and the same content in every file the stored run mapped (the runtime, native libraries, Valgrind's
+    /// tool). Its measurements then carry <see cref="InstructionMeasurement.Reused"/>, which their detail states. The
+    /// store is <c>artifacts/reuse/</c> beside <c>budgets.json</c> or <c>PERF_REUSE_DIR</c>; <c>PERF_REUSE=off</c> counts
+    /// every run.
+    /// </remarks>
     /// <exception cref="InstructionMeterException">Valgrind is unavailable, the host failed, or it timed out.</exception>
     public static CallgrindRun RunProcess(string assemblyPath, IEnumerable<string> arguments, TimeSpan timeout, bool cacheSimulation = false)
     {
@@ -91,7 +99,17 @@ public static partial class InstructionMeter
         try
         {
             var start = StartInfo(valgrind, output.FullName, [DotnetHost, assemblyPath, .. arguments], cacheSimulation, separateThreads: true, countFromStart: false);
-            start.WorkingDirectory = Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!;
+            var hostDirectory = Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!;
+            start.WorkingDirectory = hostDirectory;
+            var store = CountStore.Open();
+            var key = store is null ? null : CountStore.TryKey(start, valgrind.Version!, hostDirectory, output.FullName);
+            if (key is not null && store!.TryLoad(key) is { } stored)
+            {
+                return new CallgrindRun(stored.StandardOutput, stored.Parts, stored.Map, RuntimeVersion, valgrind.Version!) { Reused = stored.Reused };
+            }
+
+            var mappedFiles = Path.Combine(output.FullName, "mapped-files");
+            start.Environment[CountStore.MappedFilesVariable] = mappedFiles;
             ChildProcess host;
             try
             {
@@ -115,8 +133,21 @@ public static partial class InstructionMeter
                     throw new InstructionMeterException($"The workload host under Callgrind exited with {run.ExitCode}: {Tail(run.ErrorTail)}");
                 }
 
+                var perfMap = PerfMap.PathFor(host.Process.Id);
+                var keptMap = Path.Combine(output.FullName, "perf.map");
+                if (File.Exists(perfMap))
+                {
+                    File.Copy(perfMap, keptMap);
+                }
+
                 var map = ReadPerfMap(host.Process.Id);
-                var parts = DumpFiles(output.FullName).Select(CallgrindProfile.Read).ToList();
+                var dumps = DumpFiles(output.FullName).ToList();
+                var parts = dumps.Select(CallgrindProfile.Read).ToList();
+                if (key is not null)
+                {
+                    store!.Save(key, hostDirectory, mappedFiles, run.Output, dumps, File.Exists(keptMap) ? keptMap : null);
+                }
+
                 return new CallgrindRun(run.Output, parts, map, RuntimeVersion, valgrind.Version!);
             }
         }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfBudgets.Budgets;
 
 namespace PerfBudgets.Measuring;
 
@@ -61,6 +62,19 @@ public static class InstructionRegion
             CallgrindRequests.ToggleCollect();
             CallgrindRequests.DumpStatsAt(string.Create(CultureInfo.InvariantCulture, $"{DumpPrefix}:{name}:{operations}:{repetition}"));
             CallgrindRequests.StopInstrumentation();
+        }
+
+        ListMappedFiles();
+    }
+
+    // Under the meter, the files this process has mapped by the end of a workload's counting (the runtime, native
+    // libraries, the assemblies the workload loaded) are appended to the list the meter asked for: they are the inputs
+    // its stored run must find unchanged before it is reused (CountStore). Read from the process itself, not guessed.
+    private static void ListMappedFiles()
+    {
+        if (HarnessEnvironment.MappedFilesList is { } list && File.Exists("/proc/self/maps"))
+        {
+            File.AppendAllLines(list, CountStore.MappedFiles("/proc/self/maps"));
         }
     }
 }
