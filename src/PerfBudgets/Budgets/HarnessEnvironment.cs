@@ -183,7 +183,7 @@ public static class HarnessEnvironment
     public static string? ReuseDirectory => Read(ReuseDirectoryVariable);
 
     /// <summary>The file a workload host under the meter appends the files it mapped to (set by the meter, not by a user), or null.</summary>
-    internal static string? MappedFilesList => Read(Measuring.CountStore.MappedFilesVariable);
+    internal static string? MappedFilesList => Read(Measuring.CountKey.MappedFilesVariable);
 
     /// <summary>The lock file named by <see cref="MeasurementLockVariable"/>, or null.</summary>
     public static string? MeasurementLockFile => Read(MeasurementLockVariable);

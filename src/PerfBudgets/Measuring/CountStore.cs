@@ -1,10 +1,5 @@
-using System.Diagnostics;
-using System.Globalization;
 using System.IO.Compression;
-using System.Security.Cryptography;
-using System.Text;
 using System.Text.Json;
-using System.Text.RegularExpressions;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
 
@@ -17,13 +12,10 @@ namespace PerfBudgets.Measuring;
 /// </summary>
 /// <remarks>
 /// <para>
-/// The key is a SHA-256 over the process's start (the program, every argument, the working folder, the variables that
-/// steer the runtime, the C library and Valgrind: <see cref="KeyedVariable"/>), Valgrind's version, and the name and
-/// content of every file in the host's folder (the host, the code under test, its configuration files). Files the
-/// process maps from elsewhere (the runtime, native libraries, Valgrind's tool) are known only once it has run: the host
-/// writes them (<see cref="MappedFiles"/>) and the entry keeps each one's digest. A stored run is reused only when its
-/// key matches and every one of those files still has its digest, so a changed byte anywhere the process loaded
-/// counts again. A host that wrote no list (one built against an older package) is never stored.
+/// An entry is found by its key (<see cref="CountKey"/>: the start, Valgrind, every file of the host's folder) and
+/// keeps the digest of every file the process mapped from elsewhere (the runtime, native libraries, Valgrind's tool),
+/// as the host listed them; it is reused only while each of those still has its digest, so a changed byte anywhere
+/// the process loaded counts again. A host that wrote no list (one built against an older package) is never stored.
 /// </para>
 /// <para>
 /// The store is <c>artifacts/reuse/</c> beside <c>budgets.json</c>, or the folder <c>PERF_REUSE_DIR</c> names (which a
@@ -31,15 +23,11 @@ namespace PerfBudgets.Measuring;
 /// <see cref="Keep"/> entries by last use are kept.
 /// </para>
 /// </remarks>
-internal sealed partial class CountStore
+internal sealed class CountStore
 {
-    /// <summary>The variable that tells a workload host where to write the files it mapped (<see cref="MappedFiles"/>).</summary>
-    internal const string MappedFilesVariable = "PERFBUDGETS_MAPPED_FILES";
-
     /// <summary>How many entries the store keeps, the most recently used.</summary>
     internal const int Keep = 32;
 
-    private const string Format = "perfbudgets-count-reuse/1";
     private const string ManifestName = "manifest.json";
     private static readonly JsonSerializerOptions Json = new() { WriteIndented = true };
 
@@ -78,71 +66,6 @@ internal sealed partial class CountStore
     }
 
     /// <summary>
-    /// The key of a counted run (<see cref="Key"/>), or null when the host's folder cannot be read as a whole (a file
-    /// removed or locked while it is read): the run is then counted, not reused or stored.
-    /// </summary>
-    public static string? TryKey(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory)
-    {
-        try
-        {
-            return Key(start, valgrindVersion, hostDirectory, outputDirectory);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            return null;
-        }
-    }
-
-    /// <summary>
-    /// The key of a counted run: <paramref name="start"/> (with <paramref name="outputDirectory"/>, a fresh folder each
-    /// run, read as a placeholder), <paramref name="valgrindVersion"/>, and every file of <paramref name="hostDirectory"/>.
-    /// </summary>
-    public static string Key(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory)
-    {
-        ArgumentNullException.ThrowIfNull(start);
-        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
-        void Add(string line) => hash.AppendData(Encoding.UTF8.GetBytes(line + "\n"));
-        Add(Format);
-        Add($"valgrind {valgrindVersion}");
-        Add($"program {start.FileName}");
-        foreach (var argument in start.ArgumentList)
-        {
-            Add($"argument {argument.Replace(outputDirectory, "{output}", StringComparison.Ordinal)}");
-        }
-
-        Add($"folder {start.WorkingDirectory}");
-        foreach (var (name, value) in start.Environment.Where(e => KeyedVariable(e.Key)).OrderBy(e => e.Key, StringComparer.Ordinal))
-        {
-            Add($"variable {name}={value}");
-        }
-
-        var host = Path.GetFullPath(hostDirectory);
-        Add($"host {host}");
-        foreach (var file in System.IO.Directory.EnumerateFiles(host, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal))
-        {
-            Add($"file {Path.GetRelativePath(host, file)} {Digest(file)}");
-        }
-
-        return Convert.ToHexStringLower(hash.GetHashAndReset());
-    }
-
-    /// <summary>
-    /// The variables that are part of the key: those the runtime, the ASP.NET Core host, the dynamic loader, the C
-    /// library and Valgrind read, and the locale and time zone. Others (a CI's run numbers, the test platform's own) are
-    /// not, or no run would ever match; a workload that reads a variable of its own is counted again with
-    /// <c>PERF_REUSE=off</c>.
-    /// </summary>
-    internal static bool KeyedVariable(string name) =>
-        name != MappedFilesVariable
-        && !name.StartsWith("DOTNET_CLI_", StringComparison.Ordinal)
-        && (name.StartsWith("DOTNET_", StringComparison.Ordinal) || name.StartsWith("COMPlus_", StringComparison.OrdinalIgnoreCase)
-            || name.StartsWith("CORECLR_", StringComparison.Ordinal) || name.StartsWith("ASPNETCORE_", StringComparison.Ordinal)
-            || name.StartsWith("NETCORE_", StringComparison.Ordinal) || name.StartsWith("LD_", StringComparison.Ordinal)
-            || name.StartsWith("GLIBC_", StringComparison.Ordinal) || name.StartsWith("MALLOC_", StringComparison.Ordinal)
-            || name.StartsWith("VALGRIND", StringComparison.Ordinal) || name.StartsWith("LC_", StringComparison.Ordinal)
-            || name is "LANG" or "LANGUAGE" or "TZ");
-
-    /// <summary>
     /// The stored run of <paramref name="key"/>, when there is one and every file it mapped still has the digest it had;
     /// else null (and the run is counted). An entry that cannot be read is a miss, never an error.
     /// </summary>
@@ -164,8 +87,8 @@ internal sealed partial class CountStore
         try
         {
             var manifest = JsonSerializer.Deserialize<Manifest>(File.ReadAllText(manifestPath), Json);
-            if (manifest is null || manifest.Format != Format || manifest.Key != key
-                || manifest.Mapped.Any(m => !File.Exists(m.Path) || Digest(m.Path) != m.Sha256))
+            if (manifest is null || manifest.Format != CountKey.Format || manifest.Key != key
+                || manifest.Mapped.Any(m => !File.Exists(m.Path) || CountKey.Digest(m.Path) != m.Sha256))
             {
                 return null;
             }
@@ -205,7 +128,7 @@ internal sealed partial class CountStore
         var mapped = new List<MappedFile>();
         foreach (var path in File.ReadLines(mappedFilesList).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal))
         {
-            if (!IsInput(path, host, temporary))
+            if (!CountKey.IsInput(path, host, temporary))
             {
                 continue;
             }
@@ -215,7 +138,7 @@ internal sealed partial class CountStore
                 return;
             }
 
-            mapped.Add(new MappedFile(path, Digest(path)));
+            mapped.Add(new MappedFile(path, CountKey.Digest(path)));
         }
 
         var incoming = Path.Combine(Directory, ".incoming-" + Guid.NewGuid().ToString("N"));
@@ -236,7 +159,7 @@ internal sealed partial class CountStore
             }
 
             File.WriteAllText(Path.Combine(incoming, "stdout.txt"), standardOutput);
-            var manifest = new Manifest(Format, key, DateTimeOffset.UtcNow, HarnessEnvironment.RunId ?? TestInvocation.Id, mapped, dumps);
+            var manifest = new Manifest(CountKey.Format, key, DateTimeOffset.UtcNow, HarnessEnvironment.RunId ?? TestInvocation.Id, mapped, dumps);
             File.WriteAllText(Path.Combine(incoming, ManifestName), JsonSerializer.Serialize(manifest, Json));
             var entry = EntryFolder(key);
             if (System.IO.Directory.Exists(entry))
@@ -260,14 +183,6 @@ internal sealed partial class CountStore
         }
     }
 
-    // A mapped path that is an input: a file of the machine (not /proc, /dev, a memory file or a deleted one), outside
-    // the host's folder (in the key already) and outside the temporary folder (Valgrind's pipes to vgdb, made per run).
-    private static bool IsInput(string path, string host, string temporary) =>
-        path.StartsWith('/') && !path.EndsWith(" (deleted)", StringComparison.Ordinal)
-        && !path.StartsWith("/proc/", StringComparison.Ordinal) && !path.StartsWith("/dev/", StringComparison.Ordinal)
-        && !path.StartsWith("/sys/", StringComparison.Ordinal) && !path.StartsWith("/memfd:", StringComparison.Ordinal)
-        && !path.StartsWith(host, StringComparison.Ordinal) && !path.StartsWith(temporary, StringComparison.Ordinal);
-
     private string EntryFolder(string key) => Path.Combine(Directory, key[..32]);
 
     private void Prune()
@@ -281,12 +196,6 @@ internal sealed partial class CountStore
         {
             folder.Delete(recursive: true);
         }
-    }
-
-    internal static string Digest(string path)
-    {
-        using var file = File.OpenRead(path);
-        return Convert.ToHexStringLower(SHA256.HashData(file));
     }
 
     private static void Pack(string source, string destination)
@@ -309,18 +218,7 @@ internal sealed partial class CountStore
         return destination;
     }
 
-    /// <summary>The paths of the files a process maps, from its <c>/proc/PID/maps</c> (each once, in the order they appear).</summary>
-    internal static IEnumerable<string> MappedFiles(string mapsFile) =>
-        File.ReadLines(mapsFile).Select(line => MapsLine().Match(line)).Where(m => m.Success).Select(m => m.Groups[1].Value).Distinct(StringComparer.Ordinal);
-
-    // address perms offset device inode path: the path is the rest of the line, after the fifth field's spaces.
-    [GeneratedRegex(@"^\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+(/.*)$")]
-    private static partial Regex MapsLine();
-
     private sealed record MappedFile(string Path, string Sha256);
 
     private sealed record Manifest(string Format, string Key, DateTimeOffset MeasuredUtc, string? RunId, IReadOnlyList<MappedFile> Mapped, IReadOnlyList<string> Dumps);
 }
-
-/// <summary>A counted run read back from the store: what <see cref="InstructionMeter.RunProcess"/> returns instead of running it.</summary>
-internal sealed record StoredCount(string StandardOutput, IReadOnlyList<CallgrindProfile> Parts, PerfMap Map, ReusedCount Reused);

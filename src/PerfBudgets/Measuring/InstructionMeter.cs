@@ -102,14 +102,14 @@ public static partial class InstructionMeter
             var hostDirectory = Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!;
             start.WorkingDirectory = hostDirectory;
             var store = CountStore.Open();
-            var key = store is null ? null : CountStore.TryKey(start, valgrind.Version!, hostDirectory, output.FullName);
+            var key = store is null ? null : CountKey.TryOf(start, valgrind.Version!, hostDirectory, output.FullName);
             if (key is not null && store!.TryLoad(key) is { } stored)
             {
                 return new CallgrindRun(stored.StandardOutput, stored.Parts, stored.Map, RuntimeVersion, valgrind.Version!) { Reused = stored.Reused };
             }
 
             var mappedFiles = Path.Combine(output.FullName, "mapped-files");
-            start.Environment[CountStore.MappedFilesVariable] = mappedFiles;
+            start.Environment[CountKey.MappedFilesVariable] = mappedFiles;
             ChildProcess host;
             try
             {

@@ -74,7 +74,7 @@ public static class InstructionRegion
     {
         if (HarnessEnvironment.MappedFilesList is { } list && File.Exists("/proc/self/maps"))
         {
-            File.AppendAllLines(list, CountStore.MappedFiles("/proc/self/maps"));
+            File.AppendAllLines(list, CountKey.MappedFiles("/proc/self/maps"));
         }
     }
 }

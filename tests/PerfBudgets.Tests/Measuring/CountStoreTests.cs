@@ -1,11 +1,10 @@
-using System.Diagnostics;
 using PerfBudgets.Measuring;
 using PerfBudgets.Tests.Support;
 
 namespace PerfBudgets.Tests.Measuring;
 
-// The store of counted runs: a run is reused only while every input it had (its start, the host's folder, each file it
-// mapped) is byte-identical, and a changed byte anywhere counts again.
+// The store of counted runs: a stored run is read back only while every file it mapped is byte-identical, and a
+// changed or missing file, reuse turned off, or an unreadable entry counts again.
 public sealed class CountStoreTests : IDisposable
 {
     private static readonly string Vectors = Path.Combine(AppContext.BaseDirectory, "TestVectors");
@@ -34,46 +33,6 @@ public sealed class CountStoreTests : IDisposable
     {
         _folder.Dispose();
         Directory.Delete(_machine, recursive: true);
-    }
-
-    [Fact]
-    public void The_key_is_the_same_for_the_same_start_and_host_files_whatever_the_run_s_output_folder()
-    {
-        var first = CountStore.Key(Start("callgrind.out.%p", Output), "3.19.0", Host, Output);
-        var second = CountStore.Key(Start("callgrind.out.%p", "/tmp/other-output"), "3.19.0", Host, "/tmp/other-output");
-
-        second.Should().Be(first);
-    }
-
-    [Fact]
-    public void One_changed_byte_in_the_host_s_folder_an_argument_a_runtime_variable_or_Valgrind_changes_the_key()
-    {
-        var key = CountStore.Key(Start("callgrind.out.%p", Output), "3.19.0", Host, Output);
-        var keys = new List<string>
-        {
-            CountStore.Key(Start("callgrind.out.%p", Output, "Other.Workload"), "3.19.0", Host, Output),
-            CountStore.Key(Start("callgrind.out.%p", Output, variable: ("DOTNET_TieredPGO", "1")), "3.19.0", Host, Output),
-            CountStore.Key(Start("callgrind.out.%p", Output), "3.20.0", Host, Output),
-        };
-        File.WriteAllText(Path.Combine(Host, "Workloads.dll"), "the hosT");
-        keys.Add(CountStore.Key(Start("callgrind.out.%p", Output), "3.19.0", Host, Output));
-        File.WriteAllText(Path.Combine(Host, "Workloads.dll"), "the host");
-        File.WriteAllText(Path.Combine(Host, "appsettings.json"), "{}");
-        keys.Add(CountStore.Key(Start("callgrind.out.%p", Output), "3.19.0", Host, Output));
-
-        keys.Should().AllSatisfy(k => k.Should().NotBe(key)).And.OnlyHaveUniqueItems();
-    }
-
-    [Fact]
-    public void A_variable_no_runtime_reads_is_not_part_of_the_key()
-    {
-        var key = CountStore.Key(Start("callgrind.out.%p", Output), "3.19.0", Host, Output);
-
-        CountStore.Key(Start("callgrind.out.%p", Output, variable: ("GITHUB_RUN_NUMBER", "42")), "3.19.0", Host, Output).Should().Be(key);
-        CountStore.KeyedVariable("DOTNET_gcServer").Should().BeTrue();
-        CountStore.KeyedVariable("LD_PRELOAD").Should().BeTrue();
-        CountStore.KeyedVariable("DOTNET_CLI_TELEMETRY_SESSIONID").Should().BeFalse();
-        CountStore.KeyedVariable(CountStore.MappedFilesVariable).Should().BeFalse();
     }
 
     [Fact]
@@ -128,7 +87,7 @@ public sealed class CountStoreTests : IDisposable
     public void A_host_that_listed_no_mapped_files_is_not_stored()
     {
         var store = new CountStore(Path.Combine(_folder.Path, "store"), lookUp: true);
-        var key = CountStore.Key(Start("callgrind.out.%p", Output), "3.19.0", Host, Output);
+        var key = CountKey.Of(CountKeyTests.Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output);
 
         store.Save(key, Host, Path.Combine(_folder.Path, "no-list"), "out", [Path.Combine(Vectors, "callgrind.out.sample")], perfMapFile: null);
 
@@ -145,47 +104,14 @@ public sealed class CountStoreTests : IDisposable
         store.TryLoad(key).Should().BeNull();
     }
 
-    [Fact]
-    public void The_mapped_files_are_read_from_a_process_s_maps_each_once_spaces_in_paths_kept()
-    {
-        CountStore.MappedFiles(Path.Combine(Vectors, "proc-maps.sample")).Should().Equal(
-            "/usr/libexec/valgrind/callgrind-amd64-linux",
-            "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
-            "/usr/share/dotnet/shared/Microsoft.NETCore.App/10.0.0/libcoreclr.so",
-            "/tmp/vgdb-pipe-shared-mem-vgdb-4242-by-root-on-host",
-            "/work/my app/bin/Release/net10.0/My App.dll",
-            "/memfd:doublemapper (deleted)");
-    }
-
     // Stores a run that mapped the stand-in runtime, a file in the host's folder, a memory file and a pipe in the
     // temporary folder (the last three are not inputs of their own), with the sample profile and perf map.
     private string Save(CountStore store)
     {
-        var key = CountStore.Key(Start("callgrind.out.%p", Output), "3.19.0", Host, Output);
+        var key = CountKey.Of(CountKeyTests.Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output);
         var list = Path.Combine(_folder.Path, "mapped-files");
         File.WriteAllLines(list, [Runtime, Path.Combine(Host, "Workloads.dll"), "/memfd:doublemapper (deleted)", Path.Combine(Path.GetTempPath(), "vgdb-pipe-1")]);
         store.Save(key, Host, list, "workload Demo.Work check ok\n", [Path.Combine(Vectors, "callgrind.out.sample")], Path.Combine(Vectors, "perf-calls.map"));
         return key;
-    }
-
-    private ProcessStartInfo Start(string outputFile, string outputDirectory, string workload = "Demo.Work", (string Name, string Value)? variable = null)
-    {
-        var start = new ProcessStartInfo("/usr/bin/valgrind") { WorkingDirectory = Host };
-        start.ArgumentList.Add("--tool=callgrind");
-        start.ArgumentList.Add($"--callgrind-out-file={Path.Combine(outputDirectory, outputFile)}");
-        start.ArgumentList.Add(Path.Combine(Host, "Workloads.dll"));
-        start.ArgumentList.Add(workload);
-        start.Environment["DOTNET_TieredCompilation"] = "0";
-        foreach (var name in start.Environment.Keys.Where(n => n.StartsWith("DOTNET_", StringComparison.Ordinal) && n != "DOTNET_TieredCompilation").ToList())
-        {
-            start.Environment.Remove(name);
-        }
-
-        if (variable is var (name2, value))
-        {
-            start.Environment[name2] = value;
-        }
-
-        return start;
     }
 }

@@ -1,0 +1,109 @@
+using System.Diagnostics;
+using System.Security.Cryptography;
+using System.Text;
+using System.Text.RegularExpressions;
+
+namespace PerfBudgets.Measuring;
+
+/// <summary>
+/// What a counted run's result depends on, as a key for <see cref="CountStore"/>: a SHA-256 over the process's start
+/// (the program, every argument, the working folder, the variables that steer the runtime, the C library and
+/// Valgrind: <see cref="KeyedVariable"/>), Valgrind's version, and the name and content of every file in the host's
+/// folder (the host, the code under test, its configuration files). The files the process maps from elsewhere are
+/// known only once it has run: the host lists them (<see cref="MappedFiles"/>) and the store keeps their digests.
+/// </summary>
+internal static partial class CountKey
+{
+    /// <summary>The variable that tells a workload host where to write the files it mapped (<see cref="MappedFiles"/>).</summary>
+    internal const string MappedFilesVariable = "PERFBUDGETS_MAPPED_FILES";
+
+    /// <summary>The version of the key and of the store's entries: a change to either makes every stored entry a miss.</summary>
+    internal const string Format = "perfbudgets-count-reuse/1";
+
+    /// <summary>
+    /// The key of a counted run (<see cref="Of"/>), or null when the host's folder cannot be read as a whole (a file
+    /// removed or locked while it is read): the run is then counted, not reused or stored.
+    /// </summary>
+    public static string? TryOf(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory)
+    {
+        try
+        {
+            return Of(start, valgrindVersion, hostDirectory, outputDirectory);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// The key of a counted run: <paramref name="start"/> (with <paramref name="outputDirectory"/>, a fresh folder each
+    /// run, read as a placeholder), <paramref name="valgrindVersion"/>, and every file of <paramref name="hostDirectory"/>.
+    /// </summary>
+    public static string Of(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory)
+    {
+        ArgumentNullException.ThrowIfNull(start);
+        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+        void Add(string line) => hash.AppendData(Encoding.UTF8.GetBytes(line + "\n"));
+        Add(Format);
+        Add($"valgrind {valgrindVersion}");
+        Add($"program {start.FileName}");
+        foreach (var argument in start.ArgumentList)
+        {
+            Add($"argument {argument.Replace(outputDirectory, "{output}", StringComparison.Ordinal)}");
+        }
+
+        Add($"folder {start.WorkingDirectory}");
+        foreach (var (name, value) in start.Environment.Where(e => KeyedVariable(e.Key)).OrderBy(e => e.Key, StringComparer.Ordinal))
+        {
+            Add($"variable {name}={value}");
+        }
+
+        var host = Path.GetFullPath(hostDirectory);
+        Add($"host {host}");
+        foreach (var file in System.IO.Directory.EnumerateFiles(host, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal))
+        {
+            Add($"file {Path.GetRelativePath(host, file)} {Digest(file)}");
+        }
+
+        return Convert.ToHexStringLower(hash.GetHashAndReset());
+    }
+
+    /// <summary>
+    /// The variables that are part of the key: those the runtime, the ASP.NET Core host, the dynamic loader, the C
+    /// library and Valgrind read, and the locale and time zone. Others (a CI's run numbers, the test platform's own) are
+    /// not, or no run would ever match; a workload that reads a variable of its own is counted again with
+    /// <c>PERF_REUSE=off</c>.
+    /// </summary>
+    internal static bool KeyedVariable(string name) =>
+        name != MappedFilesVariable
+        && !name.StartsWith("DOTNET_CLI_", StringComparison.Ordinal)
+        && (name.StartsWith("DOTNET_", StringComparison.Ordinal) || name.StartsWith("COMPlus_", StringComparison.OrdinalIgnoreCase)
+            || name.StartsWith("CORECLR_", StringComparison.Ordinal) || name.StartsWith("ASPNETCORE_", StringComparison.Ordinal)
+            || name.StartsWith("NETCORE_", StringComparison.Ordinal) || name.StartsWith("LD_", StringComparison.Ordinal)
+            || name.StartsWith("GLIBC_", StringComparison.Ordinal) || name.StartsWith("MALLOC_", StringComparison.Ordinal)
+            || name.StartsWith("VALGRIND", StringComparison.Ordinal) || name.StartsWith("LC_", StringComparison.Ordinal)
+            || name is "LANG" or "LANGUAGE" or "TZ");
+
+    // A mapped path that is an input: a file of the machine (not /proc, /dev, a memory file or a deleted one), outside
+    // the host's folder (in the key already) and outside the temporary folder (Valgrind's pipes to vgdb, made per run).
+    internal static bool IsInput(string path, string host, string temporary) =>
+        path.StartsWith('/') && !path.EndsWith(" (deleted)", StringComparison.Ordinal)
+        && !path.StartsWith("/proc/", StringComparison.Ordinal) && !path.StartsWith("/dev/", StringComparison.Ordinal)
+        && !path.StartsWith("/sys/", StringComparison.Ordinal) && !path.StartsWith("/memfd:", StringComparison.Ordinal)
+        && !path.StartsWith(host, StringComparison.Ordinal) && !path.StartsWith(temporary, StringComparison.Ordinal);
+
+    internal static string Digest(string path)
+    {
+        using var file = File.OpenRead(path);
+        return Convert.ToHexStringLower(SHA256.HashData(file));
+    }
+
+    /// <summary>The paths of the files a process maps, from its <c>/proc/PID/maps</c> (each once, in the order they appear).</summary>
+    internal static IEnumerable<string> MappedFiles(string mapsFile) =>
+        File.ReadLines(mapsFile).Select(line => MapsLine().Match(line)).Where(m => m.Success).Select(m => m.Groups[1].Value).Distinct(StringComparer.Ordinal);
+
+    // address perms offset device inode path: the path is the rest of the line, after the fifth field's spaces.
+    [GeneratedRegex(@"^\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+(/.*)$")]
+    private static partial Regex MapsLine();
+}
