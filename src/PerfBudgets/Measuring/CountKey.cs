@@ -8,7 +8,7 @@ namespace PerfBudgets.Measuring;
 /// <summary>
 /// What a counted run's result depends on, as a key for <see cref="CountStore"/>: a SHA-256 over the process's start
 /// (the program, every argument, the working folder, the variables that steer the runtime, the C library and
-/// Valgrind: <see cref="KeyedVariable"/>), Valgrind's version, and the name and content of every file in the host's
+/// Valgrind: <see cref="KeyedVariable"/>), Valgrind's version, the kernel's release, and the name and content of every file in the host's
 /// folder (the host, the code under test, its configuration files). The files the process maps from elsewhere are
 /// known only once it has run: the host lists them (<see cref="MappedFiles"/>) and the store keeps their digests.
 /// </summary>
@@ -47,6 +47,7 @@ internal static partial class CountKey
         void Add(string line) => hash.AppendData(Encoding.UTF8.GetBytes(line + "\n"));
         Add(Format);
         Add($"valgrind {valgrindVersion}");
+        Add($"kernel {KernelRelease}");
         Add($"program {start.FileName}");
         foreach (var argument in start.ArgumentList)
         {
@@ -92,6 +93,10 @@ internal static partial class CountKey
         && !path.StartsWith("/proc/", StringComparison.Ordinal) && !path.StartsWith("/dev/", StringComparison.Ordinal)
         && !path.StartsWith("/sys/", StringComparison.Ordinal) && !path.StartsWith("/memfd:", StringComparison.Ordinal)
         && !path.StartsWith(host, StringComparison.Ordinal) && !path.StartsWith(temporary, StringComparison.Ordinal);
+
+    // The kernel answers the system calls a count includes, and may answer a new one differently (a call it does not
+    // have sends the C library down another path), so a run stored under another kernel is not this one's.
+    private static string KernelRelease => File.Exists("/proc/sys/kernel/osrelease") ? File.ReadAllText("/proc/sys/kernel/osrelease").Trim() : "unknown";
 
     internal static string Digest(string path)
     {
