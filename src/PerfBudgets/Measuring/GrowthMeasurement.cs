@@ -49,13 +49,17 @@ public sealed record GrowthMeasurement(
 
     /// <summary>
     /// A one-line account for a result's detail: the sizes, both counts, the ratios, the exponent and the cost per item
-    /// at each size.
+    /// at each size, and where the counts were reused from when they were.
     /// </summary>
     public override string ToString()
     {
         var small = Small.InstructionsPerOperation;
         var large = Large.InstructionsPerOperation;
         return string.Create(CultureInfo.InvariantCulture,
-            $"{SmallSize:#,0.##} → {LargeSize:#,0.##} {Item}s (x{SizeRatio:#,0.##}): {small:#,0.#} → {large:#,0.#} instructions/op (x{CostRatio:#,0.##}), exponent {Exponent:0.####}; {small / SmallSize:#,0.#} → {large / LargeSize:#,0.#} instructions/{Item}; .NET {Large.RuntimeVersion}, valgrind {Large.ValgrindVersion}");
+            $"{SmallSize:#,0.##} → {LargeSize:#,0.##} {Item}s (x{SizeRatio:#,0.##}): {small:#,0.#} → {large:#,0.#} instructions/op (x{CostRatio:#,0.##}), exponent {Exponent:0.####}; {small / SmallSize:#,0.#} → {large / LargeSize:#,0.#} instructions/{Item}; .NET {Large.RuntimeVersion}, valgrind {Large.ValgrindVersion}{Reuse()}");
     }
+
+    // Where the counts were reused from, once for both sizes when one run counted them.
+    private string Reuse() =>
+        string.Concat(new[] { Small.Reused, Large.Reused }.OfType<ReusedCount>().Distinct().Select(r => $"; {r}"));
 }

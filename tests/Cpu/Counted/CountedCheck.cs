@@ -26,7 +26,7 @@ internal static class CountedCheck
         {
             // Recorded beside the count, not gated where no cycles-max budget names it: on small workloads the estimate
             // moves with code layout and the runtime's own allocations (see docs/instruction-counting.md).
-            gate.Observe($"{workload}.EstimatedCycles", cycles, "cycles/op", "Callgrind cache simulation: L1 hits + 5 x LL hits + 35 x memory accesses, the repetition with the fewest");
+            gate.Observe($"{workload}.EstimatedCycles", cycles, "cycles/op", $"Callgrind cache simulation: L1 hits + 5 x LL hits + 35 x memory accesses, the repetition with the fewest{(measurement.Reused is { } reused ? $"; {reused}" : string.Empty)}");
         }
 
         await gate.CheckCountConfirmedAsync(budgetName, measurement, () => runs.ConfirmInProcessAsync(workload), describe);

@@ -64,6 +64,16 @@ public sealed class GrowthMeasurementTests
     }
 
     [Fact]
+    public void Counts_reused_from_one_stored_run_are_said_to_be_once()
+    {
+        var reused = new ReusedCount(new DateTimeOffset(2026, 11, 29, 21, 15, 0, TimeSpan.Zero), "run-7", new string('a', 64));
+        var growth = new GrowthMeasurement("Demo", Counted(10, 9_000, 9_500) with { Reused = reused }, 9, Counted(1, 1_000_000, 1_200_000) with { Reused = reused }, 1_000, "employee");
+
+        growth.ToString().Should().EndWith("; reused, not counted again: counted 2026-11-29 21:15 UTC in run run-7 with byte-identical inputs (key aaaaaaaaaaaaaaaa)");
+        new GrowthMeasurement("Demo", Counted(10, 9_000, 9_500), 9, Counted(1, 1_000_000, 1_200_000), 1_000, "employee").ToString().Should().NotContain("reused");
+    }
+
+    [Fact]
     public void Per_item_counts_divide_every_method_and_the_figure_by_the_items_of_an_operation()
     {
         var perEmployee = Counted(2, 2_000_000, 2_100_000).PerItem(1_000);
