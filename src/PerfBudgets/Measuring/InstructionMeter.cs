@@ -133,14 +133,15 @@ public static partial class InstructionMeter
                     throw new InstructionMeterException($"The workload host under Callgrind exited with {run.ExitCode}: {Tail(run.ErrorTail)}");
                 }
 
+                // The perf map moves in with the dumps: read from there, stored from there, and removed with them.
                 var perfMap = PerfMap.PathFor(host.Process.Id);
                 var keptMap = Path.Combine(output.FullName, "perf.map");
                 if (File.Exists(perfMap))
                 {
-                    File.Copy(perfMap, keptMap);
+                    File.Move(perfMap, keptMap);
                 }
 
-                var map = ReadPerfMap(host.Process.Id);
+                var map = File.Exists(keptMap) ? PerfMap.Read(keptMap) : PerfMap.Empty;
                 var dumps = DumpFiles(output.FullName).ToList();
                 var parts = dumps.Select(CallgrindProfile.Read).ToList();
                 if (key is not null)
@@ -231,25 +232,6 @@ public static partial class InstructionMeter
 
     [System.Text.RegularExpressions.GeneratedRegex(@"^callgrind\.out\.\d+\.\d+(-\d+)?$")]
     private static partial System.Text.RegularExpressions.Regex DumpName();
-
-    /// <summary>Reads and removes the perf map of a finished process; an empty map when it wrote none.</summary>
-    internal static PerfMap ReadPerfMap(int processId)
-    {
-        var path = PerfMap.PathFor(processId);
-        if (!File.Exists(path))
-        {
-            return PerfMap.Empty;
-        }
-
-        try
-        {
-            return PerfMap.Read(path);
-        }
-        finally
-        {
-            File.Delete(path);
-        }
-    }
 
     internal static string Tail(string text)
     {
