@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 using PerfBudgets.Measuring;
 
 namespace PerfBudgets.Tests.Measuring;
@@ -22,26 +23,50 @@ public sealed class NeighbourCpuTests
     public void A_busy_child_is_the_trees_and_a_busy_orphan_is_a_neighbours()
     {
         Assert.SkipUnless(OperatingSystem.IsLinux(), "/proc is Linux's");
+        // Each loop spins until it has used a second of CPU (`ulimit -t 1`, then SIGXCPU ends it), however busy the
+        // machine is: a loop bounded by the wall clock would get a few ticks beside a loaded machine's neighbours.
+        const string SpinForOneCpuSecond = "ulimit -t 1; while :; do :; done";
         var start = NeighbourCpu.Take()!.Value;
-        using (var child = Process.Start("timeout", ["1", "sh", "-c", "while :; do :; done"]))
+        using (var child = Process.Start("sh", ["-c", SpinForOneCpuSecond]))
         {
             child.WaitForExit();
         }
 
         var afterChild = NeighbourCpu.Take()!.Value;
-        (afterChild.Tree - start.Tree).Should().BeGreaterThanOrEqualTo(30, "the child spun for a second, and its time is the tree's once it is reaped");
+        (afterChild.Tree - start.Tree).Should().BeGreaterThanOrEqualTo(50, "the child spun for a second of CPU, and its time is the tree's once it is reaped");
 
-        // A loop whose parent has exited belongs to init: a neighbour's, like another job's. `timeout` ends it by
-        // itself; killing `timeout` instead would leave the loop spinning for ever.
-        using (var orphan = Process.Start("bash", ["-c", "timeout 2 sh -c 'while :; do :; done' &"]))
+        // A loop whose parent has exited belongs to init: a neighbour's, like another job's.
+        var beside = NeighbourCpu.Take()!.Value;
+        int orphanId;
+        using (var launcher = Process.Start(new ProcessStartInfo("bash", ["-c", $"sh -c '{SpinForOneCpuSecond}' </dev/null >/dev/null 2>&1 & echo $!"]) { RedirectStandardOutput = true })!)
         {
-            orphan.WaitForExit();
+            orphanId = int.Parse(launcher.StandardOutput.ReadToEnd().Trim(), CultureInfo.InvariantCulture);
+            launcher.WaitForExit();
         }
 
-        var beside = NeighbourCpu.Take()!.Value;
-        Thread.Sleep(1_500);
+        var deadline = Stopwatch.GetTimestamp() + (120 * Stopwatch.Frequency);
+        while (!HasEnded(orphanId) && Stopwatch.GetTimestamp() < deadline)
+        {
+            Thread.Sleep(50);
+        }
+
+        HasEnded(orphanId).Should().BeTrue("the orphan stops after a second of CPU");
         var afterOrphan = NeighbourCpu.Take()!.Value;
         var neighbours = (afterOrphan.MachineBusy - beside.MachineBusy) - (afterOrphan.Tree - beside.Tree);
-        neighbours.Should().BeGreaterThanOrEqualTo(30, "the orphan spun for most of that second and a half outside the tree");
+        neighbours.Should().BeGreaterThanOrEqualTo(50, "the orphan spun for a second of CPU outside the tree");
+    }
+
+    // Gone, or a zombie that init has not reaped yet (a container's first process may never reap it).
+    private static bool HasEnded(int pid)
+    {
+        try
+        {
+            var stat = File.ReadAllText($"/proc/{pid}/stat");
+            return stat[(stat.LastIndexOf(')') + 2)..].StartsWith('Z');
+        }
+        catch (IOException)
+        {
+            return true;
+        }
     }
 }
