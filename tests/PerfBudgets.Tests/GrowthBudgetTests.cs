@@ -110,7 +110,7 @@ public sealed class GrowthBudgetTests : IDisposable
         BudgetBook.Parse(text, "budgets.json", "ci").Get("X.Growth").Limit.Should().Be(0.045);
         var handEdited = () => BudgetBook.Parse(text.Replace("0.045", "0.05", StringComparison.Ordinal), "budgets.json", "ci");
         handEdited.Should().Throw<BudgetFileException>().WithMessage("*limit 0.05 is not recorded -0.0056 + margin 0.05 = 0.045*");
-        BudgetBook.CountedLimit(BudgetKind.GrowthExponentMax, 1, 0.01).Should().Be(1.01, "a sum that is exactly on three decimals is not rounded up past it");
-        BudgetBook.CountedRecording(BudgetKind.GrowthExponentMax, [1.00331, 1.00329], 0.01).Should().Be((1.0033, 1.014));
+        CountedLimits.Limit(BudgetKind.GrowthExponentMax, 1, 0.01).Should().Be(1.01, "a sum that is exactly on three decimals is not rounded up past it");
+        CountedLimits.Recording(BudgetKind.GrowthExponentMax, [1.00331, 1.00329], 0.01).Should().Be((1.0033, 1.014));
     }
 }

@@ -1,4 +1,5 @@
 using PerfBudgets.Budgets;
+using PerfBudgets.Statistics;
 using Perfolizer.Mathematics.Cpd;
 
 namespace PerfBudgets.Server.Changes;
@@ -109,7 +110,7 @@ internal sealed class ChangePointFinder
             {
                 var (before, after) = Levels(figures, boundaries, i);
                 var isLong = before.Length >= _settings.MinSegmentLength && after.Length >= _settings.MinSegmentLength;
-                var (medianBefore, medianAfter) = (Median(before), Median(after));
+                var (medianBefore, medianAfter) = (Quantiles.Median(before), Quantiles.Median(after));
                 var step = Step(medianBefore, medianAfter);
                 var falls = !isLong || step < minShift || WithinFloor(medianBefore, medianAfter, minAbsolute)
                     || Significance(medianBefore, medianAfter, before.Length, after.Length, sigma) < _settings.MinSignificance;
@@ -137,8 +138,8 @@ internal sealed class ChangePointFinder
         for (var i = 0; i < boundaries.Count; i++)
         {
             var (before, after) = Levels(figures, boundaries, i);
-            var medianBefore = Median(before);
-            var medianAfter = Median(after);
+            var medianBefore = Quantiles.Median(before);
+            var medianAfter = Quantiles.Median(after);
             changes.Add(new ChangePoint(boundaries[i], series[boundaries[i]].Commit, medianBefore, medianAfter, Shift(medianBefore, medianAfter)));
         }
 
@@ -166,7 +167,7 @@ internal sealed class ChangePointFinder
                     continue;
                 }
 
-                var (medianBefore, medianAfter) = (Median(figures[start..candidate]), Median(figures[candidate..end]));
+                var (medianBefore, medianAfter) = (Quantiles.Median(figures[start..candidate]), Quantiles.Median(figures[candidate..end]));
                 if (Step(medianBefore, medianAfter) < minShift || WithinFloor(medianBefore, medianAfter, minAbsolute))
                 {
                     continue;
@@ -189,7 +190,7 @@ internal sealed class ChangePointFinder
 
     private static double LevelCost(double[] level)
     {
-        var median = Median(level);
+        var median = Quantiles.Median(level);
         return level.Sum(figure => Math.Abs(figure - median));
     }
 
@@ -250,7 +251,7 @@ internal sealed class ChangePointFinder
         var start = 0;
         foreach (var end in boundaries.Append(figures.Length))
         {
-            var median = Median(figures[start..end]);
+            var median = Quantiles.Median(figures[start..end]);
             for (var i = start; i < end; i++)
             {
                 deviations[i] = Math.Abs(figures[i] - median);
@@ -259,16 +260,9 @@ internal sealed class ChangePointFinder
             start = end;
         }
 
-        return 1.4826 * Median(deviations);
+        return 1.4826 * Quantiles.Median(deviations);
     }
 
     private static double Shift(double before, double after) =>
         before != 0 ? (after - before) / Math.Abs(before) : after == 0 ? 0 : double.PositiveInfinity * Math.Sign(after);
-
-    private static double Median(double[] values)
-    {
-        var sorted = values.Order().ToArray();
-        var middle = sorted.Length / 2;
-        return sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    }
 }

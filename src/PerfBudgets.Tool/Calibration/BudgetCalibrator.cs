@@ -70,9 +70,9 @@ internal static partial class BudgetCalibrator
                     continue;
                 }
 
-                var (recorded, _) = BudgetBook.CountedRecording(budget.Kind, figures, budget.Margin ?? CalibrationPolicy.SmallestMargin);
+                var (recorded, _) = CountedLimits.Recording(budget.Kind, figures, budget.Margin ?? CalibrationPolicy.SmallestMargin);
                 var choice = CalibrationPolicy.Counted(budget.Kind, recorded, figures, OperationsPerRepetition(results));
-                var limit = CountedMargin.Limit(budget.Kind, recorded, choice.Margin, choice.MarginAbsolute);
+                var limit = CountedLimits.Limit(budget.Kind, recorded, choice.Margin, choice.MarginAbsolute);
                 json["recorded"] = recorded;
                 json["margin"] = choice.Margin;
                 if (choice.MarginAbsolute > 0)

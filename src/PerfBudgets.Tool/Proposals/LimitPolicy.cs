@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting;
+using PerfBudgets.Statistics;
 
 namespace PerfBudgets.Tool.Proposals;
 
@@ -17,7 +18,7 @@ namespace PerfBudgets.Tool.Proposals;
 /// allocation the runtime makes now and then.</description></item>
 /// <item><description><b>Counted</b> (<c>instructions-max</c>, <c>syscalls-max</c>): recorded at the median of the runs
 /// (two decimals), and the limit is ceil(recorded × (1 + margin) + marginAbsolute, 2 decimals) with the budget's own margins, exactly as
-/// <see cref="BudgetBook.CountedRecording(BudgetKind, IReadOnlyList{double}, double)"/> gives them (the recorder of <c>Record.Instructions</c> too). The margin is never changed here: it is the budget's decision,
+/// <see cref="CountedLimits.Recording"/> gives them (the recorder of <c>Record.Instructions</c> too). The margin is never changed here: it is the budget's decision,
 /// justified by the spread its description gives.</description></item>
 /// <item><description><b>Floors</b> (<c>requests-per-second-min</c>, <c>operations-per-second-min</c>,
 /// <c>efficiency-min</c>): no more than 1.5× below the slowest run, limit = min ÷ 1.5 rounded down to two decimals, so
@@ -80,7 +81,7 @@ internal static class LimitPolicy
 
         var min = measured.Min();
         var max = measured.Max();
-        var median = BudgetBook.Median(measured);
+        var median = Quantiles.Median(measured);
         var proposal = new LimitProposal(budget.Name, budget.Kind.Name, budget.Unit, budget.Limit, null, budget.Recorded, null,
             measured.Count, min, median, max, Rule(budget.Kind));
 
@@ -97,8 +98,8 @@ internal static class LimitPolicy
         if (budget.Kind.IsCounted)
         {
             Debug.Assert(budget.Margin is not null, "BudgetBook refuses a counted budget without a margin.");
-            var (recorded, _) = BudgetBook.CountedRecording(budget.Kind, measured, budget.Margin ?? 0.01);
-            return proposal with { ProposedLimit = CountedMargin.Limit(budget.Kind, recorded, budget.Margin ?? 0.01, budget.MarginAbsolute), ProposedRecorded = recorded };
+            var (recorded, _) = CountedLimits.Recording(budget.Kind, measured, budget.Margin ?? 0.01);
+            return proposal with { ProposedLimit = CountedLimits.Limit(budget.Kind, recorded, budget.Margin ?? 0.01, budget.MarginAbsolute), ProposedRecorded = recorded };
         }
 
         if (budget.Kind.IsProposedFloor)

@@ -3,6 +3,7 @@ using System.Text.Json.Nodes;
 using PerfBudgets.Budgets;
 using PerfBudgets.Reporting.Storage;
 using PerfBudgets.Reporting;
+using PerfBudgets.Statistics;
 
 namespace PerfBudgets.Tool.Recording;
 
@@ -77,7 +78,7 @@ internal static class CountedBudgetRecorder
                 throw new BudgetFileException($"{name} was not measured in one of the runs ({unmeasured.Detail}): nothing to record.");
             }
 
-            var median = BudgetBook.Median(measured.Select(r => r.Measured));
+            var median = Quantiles.Median(measured.Select(r => r.Measured));
             var result = measured.MinBy(r => Math.Abs(r.Measured - median))!;
 
             var target = targetFramework is null ? budget : RuntimeEntry(budget, targetFramework);
@@ -85,8 +86,8 @@ internal static class CountedBudgetRecorder
             var oldRecorded = target["recorded"]?.GetValue<double>() ?? double.NaN;
             var oldLimit = target["limit"]?.GetValue<double>() ?? double.NaN;
             var marginAbsolute = target["marginAbsolute"]?.GetValue<double>() ?? budget["marginAbsolute"]?.GetValue<double>() ?? 0;
-            var (recorded, _) = BudgetBook.CountedRecording(kind, measured.Select(r => r.Measured).ToList(), margin);
-            var limit = CountedMargin.Limit(kind, recorded, margin, marginAbsolute);
+            var (recorded, _) = CountedLimits.Recording(kind, measured.Select(r => r.Measured).ToList(), margin);
+            var limit = CountedLimits.Limit(kind, recorded, margin, marginAbsolute);
             target["limit"] = limit;
             target["recorded"] = recorded;
             if (targetFramework is null)

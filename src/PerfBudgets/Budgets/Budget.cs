@@ -39,7 +39,7 @@ public sealed record Budget(
     /// <summary>
     /// For a counted budget: a margin in the budget's unit added to the fractional one (<c>marginAbsolute</c>, 0 when
     /// absent), for counts whose noise comes in whole units: a stray system call per repetition weighs the same above a
-    /// recording of 0 as above one of 13 (<see cref="CountedMargin"/>).
+    /// recording of 0 as above one of 13.
     /// </summary>
     public double MarginAbsolute { get; init; }
 

@@ -115,7 +115,7 @@ internal static class BudgetFileReader
         }
 
         var marginAbsolute = OptionalNonNegative(entry, "marginAbsolute", where) ?? 0;
-        var expected = CountedMargin.Limit(budget.Kind, recorded, margin, marginAbsolute);
+        var expected = CountedLimits.Limit(budget.Kind, recorded, margin, marginAbsolute);
         if (Math.Abs(budget.Limit - expected) > 1e-9)
         {
             var sum = budget.Kind == BudgetKind.GrowthExponentMax

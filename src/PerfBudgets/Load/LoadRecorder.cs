@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using HdrHistogram;
+using PerfBudgets.Statistics;
 
 namespace PerfBudgets.Load;
 
@@ -190,8 +191,28 @@ internal sealed class LoadRecorder
 
     // No answer in the window, no latency: NaN, which the gate reports as not measured. A 0 here would read as the
     // fastest run ever and pass every latency budget of a server that answered nothing.
-    private static double Percentile(LongHistogram histogram, double percentile) =>
-        histogram.TotalCount == 0 ? double.NaN : histogram.GetValueAtPercentile(percentile) / 1000.0;
+    // The nearest rank, as every quantile of the package (Quantiles): HdrHistogram's own GetValueAtPercentile rounds
+    // the rank, which reads one request lower for some counts (the p99 of 160 requests is the 158th, not the 159th).
+    internal static double Percentile(LongHistogram histogram, double percentile)
+    {
+        if (histogram.TotalCount == 0)
+        {
+            return double.NaN;
+        }
+
+        var rank = Quantiles.Rank(histogram.TotalCount, percentile / 100);
+        long seen = 0;
+        foreach (var value in histogram.RecordedValues())
+        {
+            seen += value.CountAtValueIteratedTo;
+            if (seen >= rank)
+            {
+                return value.ValueIteratedTo / 1000.0;
+            }
+        }
+
+        return histogram.GetMaxValue() / 1000.0;
+    }
 
     private static long Micros(long from, long to) =>
         Math.Clamp((to - from) * 1_000_000 / Stopwatch.Frequency, 1, HighestTrackableMicroseconds);

@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfBudgets.Statistics;
 
 namespace PerfBudgets.Measuring;
 
@@ -31,13 +32,13 @@ public sealed record CpuMeasurement(
     /// never removes it, so the low end of the ratios is the undisturbed cost; the lower quartile rather than the
     /// minimum keeps one lucky pair from deciding the figure.
     /// </remarks>
-    public double Cost => Quantile(PairRatios(), 0.25);
+    public double Cost => Quantiles.Interpolated(PairRatios(), 0.25);
 
     /// <summary>The smallest batch's CPU time per operation, in nanoseconds (the raw figure beside <see cref="Cost"/>).</summary>
     public double OperationNanoseconds => OperationNanosecondsByBatch.Min();
 
     /// <summary>The median batch's CPU time per operation, in nanoseconds.</summary>
-    public double MedianOperationNanoseconds => Quantile(OperationNanosecondsByBatch, 0.5);
+    public double MedianOperationNanoseconds => Quantiles.Interpolated(OperationNanosecondsByBatch, 0.5);
 
     /// <summary>The smallest batch's CPU time per calibration unit, in nanoseconds.</summary>
     public double CalibrationNanoseconds => CalibrationNanosecondsByBatch.Min();
@@ -48,7 +49,7 @@ public sealed record CpuMeasurement(
         get
         {
             var ratios = PairRatios();
-            return (Quantile(ratios, 0.75) / Quantile(ratios, 0.25)) - 1;
+            return (Quantiles.Interpolated(ratios, 0.75) / Quantiles.Interpolated(ratios, 0.25)) - 1;
         }
     }
 
@@ -63,18 +64,4 @@ public sealed record CpuMeasurement(
         : string.Create(CultureInfo.InvariantCulture, $"{nanoseconds / 1000:0.###} µs");
 
     private double[] PairRatios() => OperationNanosecondsByBatch.Select((op, i) => op / CalibrationNanosecondsByBatch[i]).ToArray();
-
-    internal static double Quantile(IEnumerable<double> values, double q)
-    {
-        var sorted = values.Order().ToArray();
-        if (sorted.Length == 0)
-        {
-            return double.NaN;
-        }
-
-        var position = q * (sorted.Length - 1);
-        var lower = (int)Math.Floor(position);
-        var upper = Math.Min(lower + 1, sorted.Length - 1);
-        return sorted[lower] + ((sorted[upper] - sorted[lower]) * (position - lower));
-    }
 }

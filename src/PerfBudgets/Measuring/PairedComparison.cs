@@ -1,4 +1,5 @@
 using PerfBudgets.Reporting;
+using PerfBudgets.Statistics;
 
 namespace PerfBudgets.Measuring;
 
@@ -86,10 +87,10 @@ public sealed class PairedComparison
     public string? NotRunBecause { get; }
 
     /// <summary>The median of the base build's rounds.</summary>
-    public double BaseMedian => Median(BaseRounds);
+    public double BaseMedian => Quantiles.Median(BaseRounds);
 
     /// <summary>The median of the head build's rounds.</summary>
-    public double HeadMedian => Median(HeadRounds);
+    public double HeadMedian => Quantiles.Median(HeadRounds);
 
     /// <summary>
     /// A copy paired with the base's description: the round functions do not know which commit the base was.
@@ -172,5 +173,4 @@ public sealed class PairedComparison
         (BaseDescription is null ? string.Empty : $"; base {BaseDescription}");
 
     // The book's median (the mean of the middle two of an even count); NaN for no rounds.
-    private static double Median(IReadOnlyList<double> values) => values.Count == 0 ? double.NaN : Budgets.BudgetBook.Median(values);
 }

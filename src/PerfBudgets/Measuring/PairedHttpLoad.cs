@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using PerfBudgets.Statistics;
 
 namespace PerfBudgets.Measuring;
 
@@ -112,7 +113,7 @@ public static class PairedHttpLoad
             return new Round(double.NaN, 0, double.NaN);
         }
 
-        var p99 = all[Math.Min(all.Length - 1, (int)Math.Ceiling(all.Length * 0.99) - 1)] * 1000.0 / Stopwatch.Frequency;
+        var p99 = Quantiles.NearestRank(all, 0.99) * 1000.0 / Stopwatch.Frequency;
         return new Round(cpu / 1000.0 / all.Length, all.Length / elapsed, p99);
     }
 

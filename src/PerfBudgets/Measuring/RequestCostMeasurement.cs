@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfBudgets.Statistics;
 
 namespace PerfBudgets.Measuring;
 
@@ -73,26 +74,7 @@ public sealed class RequestCostMeasurement
     /// The nearest-rank quantile <paramref name="q"/> (0 &lt; q ≤ 1) in milliseconds: the smallest cost that at least
     /// <paramref name="q"/> of the requests do not exceed.
     /// </summary>
-    public double QuantileMilliseconds(double q) => Quantile(_sorted, q) / 1e6;
-
-    /// <summary>The nearest-rank quantile <paramref name="q"/> of ascending <paramref name="sorted"/> values.</summary>
-    public static long Quantile(IReadOnlyList<long> sorted, double q)
-    {
-        ArgumentNullException.ThrowIfNull(sorted);
-        if (sorted.Count == 0)
-        {
-            throw new ArgumentException("No values.", nameof(sorted));
-        }
-
-        if (!(q > 0 && q <= 1))
-        {
-            throw new ArgumentOutOfRangeException(nameof(q), q, "A quantile is in (0, 1].");
-        }
-
-        // Rank ceil(q * n), 1-based; the small epsilon keeps 0.99 * 100 from rounding up to rank 100.
-        var rank = (int)Math.Ceiling((q * sorted.Count) - 1e-9);
-        return sorted[Math.Clamp(rank, 1, sorted.Count) - 1];
-    }
+    public double QuantileMilliseconds(double q) => Quantiles.NearestRank(_sorted, q) / 1e6;
 
     /// <summary>The requests whose path cost more than <paramref name="milliseconds"/>, most expensive first.</summary>
     public IReadOnlyList<RequestCost> Above(double milliseconds) =>

@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfBudgets.Statistics;
 
 namespace PerfBudgets.Measuring;
 
@@ -11,16 +12,16 @@ namespace PerfBudgets.Measuring;
 public sealed record StartupMeasurement(IReadOnlyList<StartupTime> Subject, IReadOnlyList<StartupTime> Reference)
 {
     /// <summary>The app's median wall-clock time to a first 2xx answer.</summary>
-    public TimeSpan SubjectWall => Median(Subject.Select(t => t.Wall));
+    public TimeSpan SubjectWall => Quantiles.Median(Subject.Select(t => t.Wall));
 
     /// <summary>The reference app's.</summary>
-    public TimeSpan ReferenceWall => Median(Reference.Select(t => t.Wall));
+    public TimeSpan ReferenceWall => Quantiles.Median(Reference.Select(t => t.Wall));
 
     /// <summary>The app's median CPU time to a first 2xx answer.</summary>
-    public TimeSpan SubjectCpu => Median(Subject.Select(t => t.Cpu));
+    public TimeSpan SubjectCpu => Quantiles.Median(Subject.Select(t => t.Cpu));
 
     /// <summary>The reference app's.</summary>
-    public TimeSpan ReferenceCpu => Median(Reference.Select(t => t.Cpu));
+    public TimeSpan ReferenceCpu => Quantiles.Median(Reference.Select(t => t.Cpu));
 
     /// <summary>The app's largest resident set at its first 2xx answer over its launches, in bytes (0 where unread).</summary>
     public long SubjectWorkingSetBytes => Subject.Count == 0 ? 0 : Subject.Max(t => t.WorkingSetBytes);
@@ -44,10 +45,4 @@ public sealed record StartupMeasurement(IReadOnlyList<StartupTime> Subject, IRea
 
     private static string Join(IReadOnlyList<StartupTime> times, Func<StartupTime, TimeSpan> part) =>
         string.Join(" / ", times.Select(t => part(t).TotalMilliseconds.ToString("0", CultureInfo.InvariantCulture)));
-
-    private static TimeSpan Median(IEnumerable<TimeSpan> times)
-    {
-        var sorted = times.Order().ToArray();
-        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
-    }
 }

@@ -5,26 +5,6 @@ namespace PerfBudgets.Tests.Measuring;
 
 public sealed class RequestCostMeasurementTests
 {
-    [Theory]
-    [InlineData(0.50, 50)]
-    [InlineData(0.99, 99)]
-    [InlineData(0.999, 100)]
-    [InlineData(1.0, 100)]
-    [InlineData(0.001, 1)]
-    public void A_quantile_is_the_nearest_rank_of_the_sorted_costs(double q, long expected)
-    {
-        var sorted = Enumerable.Range(1, 100).Select(i => (long)i).ToArray();
-
-        RequestCostMeasurement.Quantile(sorted, q).Should().Be(expected);
-    }
-
-    [Theory]
-    [InlineData(0.0)]
-    [InlineData(1.01)]
-    [InlineData(double.NaN)]
-    public void A_quantile_outside_zero_to_one_is_refused(double q) =>
-        FluentActions.Invoking(() => RequestCostMeasurement.Quantile([1, 2, 3], q)).Should().Throw<ArgumentOutOfRangeException>();
-
     [Fact]
     public void One_slow_request_in_64_moves_the_p99_to_its_cost_where_the_mean_barely_moves()
     {

@@ -22,7 +22,7 @@ public sealed class CalibrationPolicyTests
         var choice = CalibrationPolicy.Counted(BudgetKind.SyscallsMax, recorded, runs, operations);
 
         choice.Should().Match<CountedChoice>(c => c.Margin == 0 && c.MarginAbsolute == room && c.Warning == warned);
-        var limit = CountedMargin.Limit(BudgetKind.SyscallsMax, recorded, choice.Margin, choice.MarginAbsolute);
+        var limit = CountedLimits.Limit(BudgetKind.SyscallsMax, recorded, choice.Margin, choice.MarginAbsolute);
         runs.Should().OnlyContain(r => r <= limit, "unchanged runs pass");
         if (!warned)
         {

@@ -59,7 +59,7 @@ public sealed class LimitPolicyTests
         var proposal = LimitPolicy.Propose(Budget("instructions-max", limit: 1005, recorded: 1000, margin: 0.005), [1210, 1190, 1200]);
 
         proposal.ProposedRecorded.Should().Be(1200);
-        proposal.ProposedLimit.Should().Be(BudgetBook.CountedLimit(1200, 0.005)).And.Be(1206);
+        proposal.ProposedLimit.Should().Be(CountedLimits.Limit(BudgetKind.InstructionsMax, 1200, 0.005)).And.Be(1206);
         proposal.CurrentRecorded.Should().Be(1000);
         proposal.Median.Should().Be(1200);
         proposal.IsChange.Should().BeTrue();
