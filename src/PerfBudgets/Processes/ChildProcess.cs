@@ -47,8 +47,8 @@ internal sealed partial class ChildProcess : IDisposable
 
     /// <summary>
     /// Starts <paramref name="file"/> with <paramref name="arguments"/>. Standard input is redirected (and closed at once
-    /// unless <paramref name="interactive"/>); standard output is read line by line by <see cref="ReadLine"/> when
-    /// <paramref name="interactive"/>, else collected for <see cref="WaitForExit"/>.
+    /// unless <paramref name="interactive"/>); standard output is read line by line by <see cref="ReadLine(TimeSpan, string)"/> when
+    /// <paramref name="interactive"/>, else collected for <see cref="WaitForExit(TimeSpan)"/>.
     /// </summary>
     /// <param name="file">The program.</param>
     /// <param name="arguments">Its arguments, each passed as one.</param>
@@ -112,13 +112,20 @@ internal sealed partial class ChildProcess : IDisposable
     /// the tree is killed and <see cref="ChildProcessException"/> names the child, what it was waiting for and the tail
     /// of its standard error.
     /// </summary>
-    public string? ReadLine(TimeSpan timeout, string waitingFor)
+    public string? ReadLine(TimeSpan timeout, string waitingFor) => ReadLine(Deadline.After(timeout), waitingFor);
+
+    /// <summary>As <see cref="ReadLine(TimeSpan, string)"/>, until <paramref name="deadline"/> passes.</summary>
+    public string? ReadLine(Deadline deadline, string waitingFor)
     {
+        ArgumentNullException.ThrowIfNull(deadline);
         var read = Process.StandardOutput.ReadLineAsync();
-        if (!read.Wait(timeout))
+        while (!Wait(read, deadline.Remaining))
         {
-            Kill();
-            throw new ChildProcessException($"{Name} did not answer {waitingFor} within {timeout.TotalSeconds:0.#} s and was killed{ErrorSuffix()}");
+            if (deadline.Remaining <= TimeSpan.Zero)
+            {
+                Kill();
+                throw new ChildProcessException($"{Name} did not answer {waitingFor} within {deadline} and was killed{ErrorSuffix()}");
+            }
         }
 
         return read.Result;
@@ -135,12 +142,19 @@ internal sealed partial class ChildProcess : IDisposable
     }
 
     /// <summary>Waits for a non-interactive child's end; past <paramref name="timeout"/> kills the tree.</summary>
-    public ChildProcessResult WaitForExit(TimeSpan timeout)
+    public ChildProcessResult WaitForExit(TimeSpan timeout) => WaitForExit(Deadline.After(timeout));
+
+    /// <summary>As <see cref="WaitForExit(TimeSpan)"/>, until <paramref name="deadline"/> passes.</summary>
+    public ChildProcessResult WaitForExit(Deadline deadline)
     {
-        if (!Process.WaitForExit(timeout))
+        ArgumentNullException.ThrowIfNull(deadline);
+        while (!Process.WaitForExit(NotNegative(deadline.Remaining)))
         {
-            Kill();
-            return new ChildProcessResult(-1, $"{Name} did not finish within {timeout.TotalSeconds:0.#} s and was killed", StandardErrorTail, TimedOut: true);
+            if (deadline.Remaining <= TimeSpan.Zero)
+            {
+                Kill();
+                return new ChildProcessResult(-1, $"{Name} did not finish within {deadline} and was killed", StandardErrorTail, TimedOut: true);
+            }
         }
 
         // The streams' last lines arrive after the exit.
@@ -200,6 +214,10 @@ internal sealed partial class ChildProcess : IDisposable
             // It ended meanwhile.
         }
     }
+
+    private static TimeSpan NotNegative(TimeSpan wait) => wait > TimeSpan.Zero ? wait : TimeSpan.Zero;
+
+    private static bool Wait(Task task, TimeSpan wait) => task.Wait(NotNegative(wait));
 
     private string ErrorSuffix() => StandardErrorTail is { Length: > 0 } tail ? $"; its standard error ended: {tail}" : "; it wrote nothing to standard error";
 

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using PerfBudgets.Processes;
 
 namespace PerfBudgets.Measuring;
@@ -29,7 +28,10 @@ public static class CallgrindWorkloadHost
     /// <param name="warmUpOperations">Operations run before counting starts.</param>
     /// <param name="operations">Operations per counted round.</param>
     /// <param name="rounds">Counted rounds; the meter gates the smallest.</param>
-    /// <param name="timeout">How long the whole run may take before the host is killed.</param>
+    /// <param name="timeout">
+    /// How long the whole run may take before the host is killed, counting only the time the machine's other processes
+    /// leave it (up to six times on the wall clock), as <see cref="InstructionMeter.RunProcess"/>'s.
+    /// </param>
     /// <returns>The measurement and the host's check line (<c>ok ...</c> or <c>FAILED ...</c>).</returns>
     /// <exception cref="InstructionMeterException">Valgrind is unavailable, or the host failed or timed out.</exception>
     public static (InstructionMeasurement Measurement, string Check) Measure(string assemblyPath, IEnumerable<string> arguments, string workload,
@@ -40,7 +42,7 @@ public static class CallgrindWorkloadHost
         using var callgrind = new CallgrindServer();
         var start = callgrind.StartInfo(InstructionMeter.DotnetHost, [assemblyPath, .. arguments]);
         start.WorkingDirectory = Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!;
-        var deadline = Stopwatch.StartNew();
+        var deadline = new BusyMachineDeadline(timeout);
         ChildProcess host;
         try
         {
@@ -57,11 +59,10 @@ public static class CallgrindWorkloadHost
             // the host stops answering.
             string Expect(string expected)
             {
-                var left = timeout - deadline.Elapsed;
                 string? line;
                 try
                 {
-                    line = host.ReadLine(left > TimeSpan.Zero ? left : TimeSpan.Zero, $"'{expected}'");
+                    line = host.ReadLine(deadline, $"'{expected}'");
                 }
                 catch (ChildProcessException e)
                 {

@@ -72,7 +72,10 @@ public static partial class InstructionMeter
     /// </summary>
     /// <param name="assemblyPath">The host's .dll, run with the dotnet host that runs this process.</param>
     /// <param name="arguments">The host's arguments (which workloads to run).</param>
-    /// <param name="timeout">How long the whole run may take before it is killed.</param>
+    /// <param name="timeout">
+    /// How long the whole run may take before it is killed, counting only the time the machine's other processes leave
+    /// it: busy neighbours stretch it, up to six times on the wall clock (a counted run is slow, and starved is not hung).
+    /// </param>
     /// <param name="cacheSimulation">
     /// True to run Callgrind's cache simulation for the estimated-cycles figure; it slows the run by about half again.
     /// </param>
@@ -122,10 +125,11 @@ public static partial class InstructionMeter
 
             using (host)
             {
-                var run = host.WaitForExit(timeout);
+                var deadline = new BusyMachineDeadline(timeout);
+                var run = host.WaitForExit(deadline);
                 if (run.TimedOut)
                 {
-                    throw new InstructionMeterException($"The workload host under Callgrind did not finish within {timeout.TotalSeconds:0} s: {assemblyPath}; its standard error ended: {run.ErrorTail}");
+                    throw new InstructionMeterException($"The workload host under Callgrind did not finish within {deadline}: {assemblyPath}; its standard error ended: {run.ErrorTail}");
                 }
 
                 if (run.ExitCode != 0)
