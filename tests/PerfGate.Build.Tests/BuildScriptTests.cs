@@ -10,14 +10,7 @@ public sealed partial class BuildScriptTests
     [Fact]
     public void Every_PERF_variable_build_cake_names_is_one_the_harness_reads()
     {
-        var folder = new DirectoryInfo(AppContext.BaseDirectory);
-        while (folder is not null && !File.Exists(Path.Combine(folder.FullName, "build.cake")))
-        {
-            folder = folder.Parent;
-        }
-
-        folder.Should().NotBeNull("the tests run inside the repository that holds build.cake");
-        var names = PerfName().Matches(File.ReadAllText(Path.Combine(folder!.FullName, "build.cake"))).Select(m => m.Groups[1].Value).ToList();
+        var names = PerfName().Matches(File.ReadAllText(Path.Combine(RepositoryRoot.Path, "build.cake"))).Select(m => m.Groups[1].Value).ToList();
 
         names.Should().NotBeEmpty().And.OnlyHaveUniqueItems("each is named once")
             .And.BeSubsetOf(HarnessEnvironment.Variables.Select(v => v.Name));

@@ -6,7 +6,7 @@ namespace PerfGate.Build.Tests.Breaks;
 // nothing, and is found out only on the day someone needs it. Each must apply to the tree as it is.
 public sealed class BreakPatchesTests
 {
-    public static TheoryData<string> Patches() => new(Directory.GetFiles(Path.Combine(Root(), "build", "breaks"), "*.patch").Select(Path.GetFileName).Order(StringComparer.Ordinal)!);
+    public static TheoryData<string> Patches() => new(Directory.GetFiles(Path.Combine(RepositoryRoot.Path, "build", "breaks"), "*.patch").Select(Path.GetFileName).Order(StringComparer.Ordinal)!);
 
     [Theory]
     [MemberData(nameof(Patches))]
@@ -14,7 +14,7 @@ public sealed class BreakPatchesTests
     {
         var start = new ProcessStartInfo("git", ["apply", "--check", Path.Combine("build", "breaks", patch)])
         {
-            WorkingDirectory = Root(),
+            WorkingDirectory = RepositoryRoot.Path,
             RedirectStandardError = true,
             RedirectStandardOutput = true,
         };
@@ -26,16 +26,5 @@ public sealed class BreakPatchesTests
         await git.WaitForExitAsync(timeout.Token);
 
         git.ExitCode.Should().Be(0, $"build/breaks/{patch} must apply to the tree (regenerate it with git diff): {await errors}");
-    }
-
-    private static string Root()
-    {
-        var folder = new DirectoryInfo(AppContext.BaseDirectory);
-        while (folder is not null && !File.Exists(Path.Combine(folder.FullName, "build.cake")))
-        {
-            folder = folder.Parent;
-        }
-
-        return folder?.FullName ?? throw new InvalidOperationException("The tests run inside the repository that holds build.cake.");
     }
 }

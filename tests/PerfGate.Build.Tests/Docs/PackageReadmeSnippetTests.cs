@@ -9,7 +9,7 @@ namespace PerfGate.Build.Tests.Docs;
 /// </summary>
 public sealed partial class PackageReadmeSnippetTests
 {
-    private static readonly string Root = FindRoot();
+    private static readonly string Root = RepositoryRoot.Path;
 
     // The packages' READMEs and the pages their front door leads to (docs/package/).
     public static TheoryData<string> Readmes() => new(Directory.GetFiles(Path.Combine(Root, "src"), "README.md", SearchOption.AllDirectories)
@@ -41,17 +41,4 @@ public sealed partial class PackageReadmeSnippetTests
 
     [GeneratedRegex("```csharp\\n(.*?)```", RegexOptions.Singleline)]
     private static partial Regex Snippet();
-
-    private static string FindRoot()
-    {
-        for (var dir = new DirectoryInfo(AppContext.BaseDirectory); dir is not null; dir = dir.Parent)
-        {
-            if (File.Exists(Path.Combine(dir.FullName, "PerfGate.slnx")))
-            {
-                return dir.FullName;
-            }
-        }
-
-        throw new InvalidOperationException($"No PerfGate.slnx above {AppContext.BaseDirectory}.");
-    }
 }
