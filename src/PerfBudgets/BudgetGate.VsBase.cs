@@ -44,9 +44,9 @@ public sealed partial class BudgetGate
     /// <remarks>
     /// Rounds of one pair of processes are paired, but the two processes carry luck of their own for as long as they
     /// live (the core each started on, a thread pool grown differently, code compiled at another tier), which no number
-    /// of rounds cancels: the samples' unchanged CPU-time comparison read head ÷ base from 0.81 to 1.08 over 30 runs,
-    /// each with an interval a few percent wide. A regression breaks every pair of processes; a pair's luck rarely
-    /// breaks two. <paramref name="measure"/> must start fresh processes on each call.
+    /// of rounds cancels (docs/paired-budgets.md, "Pairs of processes": an unchanged pair's head ÷ base moves by far
+    /// more than its interval's width from one pair to the next). A regression breaks every pair of processes; a pair's
+    /// luck rarely breaks two. <paramref name="measure"/> must start fresh processes on each call.
     /// </remarks>
     /// <param name="budgetName">A paired budget defined in <c>budgets.json</c>.</param>
     /// <param name="measure">Compares the head with the base it is given, in processes it starts for the call.</param>

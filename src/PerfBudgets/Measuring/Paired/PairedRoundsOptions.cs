@@ -25,9 +25,9 @@ public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, do
     /// </summary>
     /// <remarks>
     /// A process keeps luck of its own for as long as it lives (where the JIT placed its hot loop, its memory's pages),
-    /// which no number of rounds cancels: one pair of processes of the same code read 0.81-1.08 over 30 runs of the
-    /// samples, each interval a few percent wide. Over several pairs the estimate averages that luck, and the interval is
-    /// widened to the spread between the pairs (<see cref="PairedComparison.ProcessPairRatios"/>).
+    /// which no number of rounds cancels (docs/paired-budgets.md, "Pairs of processes", has the figures). Over several
+    /// pairs the estimate averages that luck, and the interval is widened to the spread between the pairs
+    /// (<see cref="PairedComparison.ProcessPairRatios"/>).
     /// </remarks>
     public int ProcessPairs { get; init; } = 8;
 
