@@ -32,12 +32,15 @@ public sealed partial class BudgetGate
             return _recorder.Conclude(otherRuntime);
         }
 
+        // The warnings go with the outcome, so they are written after the result is recorded, as every check's are.
+        var warnings = new List<string>();
+        var met = budget.IsMet(measured);
         if (CountedRecordingCheck.OtherValgrind(budget, measurement.ValgrindVersion) is { } note)
         {
             detail = $"{note}; {detail}";
-            if (budget.IsMet(measured))
+            if (met)
             {
-                Options.Warnings.Warn($"{budget.Name}: {note}");
+                warnings.Add($"{budget.Name}: {note}");
             }
         }
 
@@ -46,18 +49,18 @@ public sealed partial class BudgetGate
             if (Options.RecordingStrict)
             {
                 var line = GateMessages.StrictRecording(stale);
-                return _recorder.Conclude(GateOutcome.Failed(budget, measured, $"{line}; {detail}", attribution, FailureCause.StaleRecording, line));
+                return _recorder.Conclude(GateOutcome.Failed(budget, measured, $"{line}; {detail}", attribution, FailureCause.StaleRecording, line) with { Warnings = warnings });
             }
 
-            Options.Warnings.Warn(stale);
+            warnings.Add(stale);
         }
 
-        if (!budget.IsMet(measured))
+        if (!met)
         {
             attribution = _changes.CountedGrowth(budget, measured, attribution, InclusiveAttribution.Of(measurement));
         }
 
-        return Gate(budget, measured, detail, diagnose: null, known: attribution);
+        return Gate(budget, measured, detail, diagnose: null, known: attribution, warnings);
     }
 
     /// <summary>

@@ -128,8 +128,9 @@ public sealed partial class BudgetGate
         Gate(_resolver.Get(budgetName), measured, detail, diagnose, known: null);
 
     // The pipeline every figure goes through once its budget is resolved and its figure measured: judge, diagnose a
-    // failure, then record and throw in one place.
-    private BudgetResult Gate(Budget budget, double measured, string? detail, Func<Attribution>? diagnose, Attribution? known)
+    // failure, then record, warn (the check's own warnings first) and throw in one place.
+    private BudgetResult Gate(Budget budget, double measured, string? detail, Func<Attribution>? diagnose, Attribution? known,
+        IReadOnlyList<string>? warnings = null)
     {
         _resolver.EnsureOptimizedFor(budget);
         if (double.IsNaN(measured))
@@ -147,7 +148,8 @@ public sealed partial class BudgetGate
             attribution = _changes.SinceReferences(budget, attribution);
         }
 
-        return _recorder.Conclude(_judge.Outcome(budget, measured, detail, attribution, judgement));
+        var outcome = _judge.Outcome(budget, measured, detail, attribution, judgement);
+        return _recorder.Conclude(warnings is { Count: > 0 } ? outcome with { Warnings = [.. warnings, .. outcome.Warnings] } : outcome);
     }
 
     /// <summary>

@@ -146,6 +146,24 @@ public sealed class CountedBudgetTests : IDisposable
     }
 
     [Fact]
+    public void A_counted_budgets_warning_is_written_after_its_result_is_recorded()
+    {
+        var store = _budgets.Store();
+        var recordedWhenWarned = new List<bool>();
+        var sink = new RecordingProbe(() => recordedWhenWarned.Add(File.Exists(store.ResultsPath) && File.ReadAllText(store.ResultsPath).Contains("Demo.Instructions", StringComparison.Ordinal)));
+        var gate = new BudgetGate(_budgets.Book, store, new BudgetGateOptions { RequireOptimizedBuild = false, Warnings = sink });
+
+        gate.CheckCount("Demo.Instructions", Measured(25_000, 200, "3.22.0"));
+
+        recordedWhenWarned.Should().Equal([true, true], "the other Valgrind's and the stale recording's warnings both come after the result is in results.json");
+    }
+
+    private sealed class RecordingProbe(Action onWarn) : IBudgetWarningSink
+    {
+        public void Warn(string message) => onWarn();
+    }
+
+    [Fact]
     public void A_count_far_below_its_recording_warns_that_the_recording_is_stale()
     {
         // Recorded at 1,000 with a 1% margin: 250 is a quarter of it, so the limit protects nothing below 1,010.
