@@ -28,8 +28,9 @@ public sealed partial class BudgetGate
     {
         ArgumentNullException.ThrowIfNull(measure);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxAttempts);
-        var (cost, detail) = LowestCostRetry.Measure(_resolver.Get(budgetName), measure, maxAttempts, describe);
-        return Check(budgetName, cost, detail, diagnose);
+        var budget = _resolver.Get(budgetName);
+        var (cost, detail) = LowestCostRetry.Measure(budget, measure, maxAttempts, describe);
+        return Gate(budget, cost, detail, diagnose, known: null);
     }
 
     /// <summary>

@@ -10,15 +10,16 @@ public sealed partial class BudgetGate
 {
     /// <summary>
     /// Checks a paired budget (<c>vs-base-ratio-max</c>, <c>vs-base-ratio-min</c>) against head ÷ base measured in
-    /// alternating rounds (<see cref="PairedRounds"/>): <see cref="VsBaseCheck"/>, then <see cref="Check"/>.
+    /// alternating rounds (<see cref="PairedRounds"/>): the figure <see cref="VsBaseCheck(string, PairedComparison)"/> gives, judged as <see cref="Check"/> judges.
     /// </summary>
     /// <param name="budgetName">A paired budget defined in <c>budgets.json</c>.</param>
     /// <param name="comparison">Head against base for the budget's figure.</param>
     /// <exception cref="ArgumentException">The budget is not of a paired kind.</exception>
     public BudgetResult CheckVsBase(string budgetName, PairedComparison comparison)
     {
-        var check = VsBaseCheck(budgetName, comparison);
-        return Check(check.BudgetName, check.Measured, check.Detail);
+        var budget = _resolver.Paired(budgetName);
+        var check = VsBaseCheck(budget, comparison);
+        return Gate(budget, check.Measured, check.Detail, diagnose: null, known: null);
     }
 
     /// <summary>
@@ -73,6 +74,7 @@ public sealed partial class BudgetGate
     {
         ArgumentNullException.ThrowIfNull(measure);
         ArgumentOutOfRangeException.ThrowIfLessThan(maxAttempts, 1);
+        var budget = _resolver.Paired(budgetName);
         var (found, reason) = _base.Value;
         if (found is null)
         {
@@ -84,7 +86,7 @@ public sealed partial class BudgetGate
         {
             check = WallClockRetry.RunAsync(
                 () => Task.FromResult(measure(found)),
-                comparison => [VsBaseCheck(budgetName, comparison.BaseDescription is null ? comparison.WithBase(found.Description) : comparison)],
+                comparison => [VsBaseCheck(budget, comparison.BaseDescription is null ? comparison.WithBase(found.Description) : comparison)],
                 maxAttempts,
                 _resolver.Paired).GetAwaiter().GetResult().Checks[0];
         }
@@ -99,7 +101,7 @@ public sealed partial class BudgetGate
             check = new BudgetCheck(budgetName, double.NaN, e.Message);
         }
 
-        return Check(check.BudgetName, check.Measured, check.Detail, diagnose is null ? null : () => diagnose(found));
+        return Gate(budget, check.Measured, check.Detail, diagnose is null ? null : () => diagnose(found), known: null);
     }
 
     /// <summary>
@@ -133,10 +135,11 @@ public sealed partial class BudgetGate
     /// <param name="budgetName">A paired budget defined in <c>budgets.json</c>.</param>
     /// <param name="comparison">Head against base for the budget's figure.</param>
     /// <exception cref="ArgumentException">The budget is not of a paired kind.</exception>
-    public BudgetCheck VsBaseCheck(string budgetName, PairedComparison comparison)
+    public BudgetCheck VsBaseCheck(string budgetName, PairedComparison comparison) => VsBaseCheck(_resolver.Paired(budgetName), comparison);
+
+    private static BudgetCheck VsBaseCheck(Budget budget, PairedComparison comparison)
     {
         ArgumentNullException.ThrowIfNull(comparison);
-        var budget = _resolver.Paired(budgetName);
         if (double.IsNaN(comparison.Ratio))
         {
             return new BudgetCheck(budget.Name, double.NaN, $"fewer than {PairedInterval.MinimumPairs} pairs with a positive figure on both sides; {comparison.BaseRounds.Count} pairs ran");
