@@ -12,7 +12,7 @@
 # suite's project instead, as `SUITE=tests/Load` for a series of the timed load budgets alone; FILTER narrows it to
 # some tests, as `SUITE=tests/Load FILTER=FullyQualifiedName~VsBase` for the paired budgets (build/paired-runs.py
 # summarises those). Run it from the root of a fresh clone, or of a copy of the samples made as an adopter holds them
-# (`build/consumer.sh ../samples`, then `git init` and one commit there, and PERF_BASE=HEAD for the paired budget) with
+# (`build/consumer.sh ../samples`, then `git init` and one commit there, and PERF_BASE_COMMIT=HEAD for the paired budget) with
 # SUITE=Samples.slnx: the evidence behind docs/data/sample-runs.csv (build/sample-runs.py). Each line of runs.csv
 # also keeps the machine's load average over the minute before the run started.
 set -uo pipefail

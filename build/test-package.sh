@@ -124,12 +124,12 @@ echo "Add-ons consumer passes: a broken CPU budget names its hot method (PerfBud
 
 samples=$(consumer ../samples "$packages"); made+=("$samples" "$samples-packages")
 # The samples' paired budget measures the working tree against a base commit, as in an adopter's clone: the copy
-# becomes a repository of one commit, which PERF_BASE=HEAD names, so a break built with -p:SampleBreak runs against the
+# becomes a repository of one commit, which PERF_BASE_COMMIT=HEAD names, so a break built with -p:SampleBreak runs against the
 # unbroken build of the same sources.
 printf 'bin/\nobj/\nartifacts/\n' > "$samples/.gitignore"
 git -C "$samples" init -q && git -C "$samples" add -A \
   && git -C "$samples" -c user.name=perfbudgets -c user.email=perfbudgets@localhost commit -qm "the samples as packed"
-export PERF_BASE=HEAD
+export PERF_BASE_COMMIT=HEAD
 echo "Samples at $samples: dotnet test Samples.slnx"
 run_in "$samples" dotnet test Samples.slnx || fail "the samples failed against the packages"
 grep -E "^(Passed|Failed)!" "$log" || true

@@ -28,7 +28,7 @@ public sealed partial class BudgetGate
     /// <see cref="BudgetGateOptions.PairingOff"/> and <see cref="BudgetGateOptions.IsCi"/>), hands it to <paramref name="measure"/> (which builds what it needs
     /// at the base and compares, e.g. <see cref="PairedWorkloads.CompareCpuTime(BaseBuild, string, IReadOnlyList{string}, int, PairedRoundsOptions)"/>),
     /// and gates the comparison (<see cref="CheckVsBase(string, PairedComparison)"/>). Where there is no base (a shallow
-    /// clone, a root commit, no git, <c>PERF_BASE=none</c>) or it does not build, the budget is reported as not measured
+    /// clone, a root commit, no git, <c>PERF_BASE_COMMIT=none</c>) or it does not build, the budget is reported as not measured
     /// with the reason and the fix (<see cref="NotMeasured"/>), never as passed. A comparison beyond the limit is
     /// measured again, up to <see cref="DefaultVsBaseAttempts"/> times in all (<see cref="CheckVsBase(string, Func{BaseBuild, PairedComparison}, int)"/>).
     /// </summary>

@@ -62,7 +62,14 @@ public sealed partial class BudgetGate
         // The run every result of this gate is recorded under in history.jsonl.
         _recorder = new ResultRecorder(book, _exporters, RunIdentity.Of(options.RunId, options.Commit), options);
         _base = ResolveBaseOnce(options);
+        if (HarnessEnvironment.DeprecationLine is { } deprecated && Interlocked.Exchange(ref _deprecationSaid, 1) == 0)
+        {
+            options.Warnings.Warn(deprecated);
+        }
     }
+
+    // The deprecation line is said once per process, not once per gate.
+    private static int _deprecationSaid;
 
     /// <summary>
     /// A gate as <paramref name="options"/> describe it: their budget file (or the nearest <c>budgets.json</c>) for their

@@ -73,11 +73,11 @@ public sealed record BudgetGateOptions
     /// <summary>When true, the counted budgets were turned off on purpose: not measured, and not a failure even under CI.</summary>
     public bool CountedBudgetsOff { get; init; }
 
-    /// <summary>When true (<c>PERF_BASE=none</c>), the paired budgets were turned off on purpose: not measured, and not a failure even under CI.</summary>
+    /// <summary>When true (<c>PERF_BASE_COMMIT=none</c>), the paired budgets were turned off on purpose: not measured, and not a failure even under CI.</summary>
     public bool PairingOff { get; init; }
 
     /// <summary>
-    /// The commit the paired budgets compare with (<c>PERF_BASE</c>: a branch, tag or hash), or null to choose it from
+    /// The commit the paired budgets compare with (<c>PERF_BASE_COMMIT</c>: a branch, tag or hash), or null to choose it from
     /// the working tree (<see cref="Measuring.BaseBuild"/>). A base named here is taken even when its tree is the head's.
     /// </summary>
     public string? BaseCommit { get; init; }
@@ -132,7 +132,7 @@ public sealed record BudgetGateOptions
     /// The options the environment asks for (<see cref="HarnessEnvironment.Variables"/> lists every variable):
     /// <c>PERF_BUDGETS_FILE</c>, <c>PERF_PROFILE</c>, <c>PERF_TARGET_FRAMEWORK</c>, <c>PERF_ARTIFACTS_DIR</c>, <c>PERF_BASELINE</c>,
     /// <c>PERF_BASELINE_STRICT</c>, <c>PERF_RECORDING_STRICT</c>, <c>PERF_DIAGNOSE</c>, <c>CI</c>, <c>PERF_INSTRUCTIONS</c>,
-    /// <c>PERF_BASE</c>, <c>PERF_RUN_ID</c>, <c>PERF_COMMIT</c> (else <c>GITHUB_SHA</c>) and <c>GITHUB_STEP_SUMMARY</c>.
+    /// <c>PERF_BASE_COMMIT</c>, <c>PERF_RUN_ID</c>, <c>PERF_COMMIT</c> (else <c>GITHUB_SHA</c>) and <c>GITHUB_STEP_SUMMARY</c>.
     /// The only place the gate's settings are read from the environment: a gate decides from its options alone. What
     /// the environment says of the machine rather than of the gate (where <c>dotnet</c>, <c>valgrind</c> and the
     /// measurement lock are) is read by the meters that start those processes.

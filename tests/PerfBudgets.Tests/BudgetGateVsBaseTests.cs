@@ -122,8 +122,8 @@ public sealed class BudgetGateVsBaseTests : IDisposable
         Gate().Invoking(g => g.NotMeasured("Demo.Cpu.VsBase", "HEAD^1 is not in this shallow clone"))
             .Should().Throw<BudgetNotMeasuredException>();
         Gate(ci: true).Invoking(g => g.NotMeasured("Demo.Cpu.VsBase", "HEAD^1 is not in this shallow clone"))
-            .Should().Throw<BudgetExceededException>().WithMessage("*under CI=true an unmeasured budget fails*PERF_BASE=none*");
-        Gate(ci: true, pairingOff: true).Invoking(g => g.NotMeasured("Demo.Cpu.VsBase", "pairing is off (PERF_BASE=none)"))
+            .Should().Throw<BudgetExceededException>().WithMessage("*under CI=true an unmeasured budget fails*PERF_BASE_COMMIT=none*");
+        Gate(ci: true, pairingOff: true).Invoking(g => g.NotMeasured("Demo.Cpu.VsBase", "pairing is off (PERF_BASE_COMMIT=none)"))
             .Should().Throw<BudgetNotMeasuredException>("turned off on purpose");
 
         ResultStore.ReadAll(Path.Combine(_budgets.Folder, "results.json")).Single().Verdict.Should().Be(BudgetVerdict.NotMeasured);

@@ -60,11 +60,15 @@ public static class HarnessEnvironment
     public const string TargetFrameworkVariable = "PERF_TARGET_FRAMEWORK";
 
     /// <summary>
-    /// <c>PERF_BASE</c>: the commit the paired budgets compare the working tree with (a ref or a hash), or <c>none</c> to
+    /// <c>PERF_BASE_COMMIT</c>: the commit the paired budgets compare the working tree with (a ref or a hash), or <c>none</c> to
     /// turn pairing off; by default <c>HEAD</c> when tracked files have uncommitted changes outside CI, else <c>HEAD</c>'s first parent
     /// (<see cref="Measuring.BaseBuild"/>).
     /// </summary>
-    public const string BaseVariable = "PERF_BASE";
+    public const string BaseVariable = "PERF_BASE_COMMIT";
+
+    // The old name of BaseVariable, read when the new one is not set: it differed from PERF_BASELINE (an earlier run's
+    // results) by three letters.
+    internal const string OldBaseVariable = "PERF_BASE";
 
     /// <summary><c>PERF_MEASUREMENT_LOCK</c>: the machine-wide lock file that keeps suites from measuring at once.</summary>
     public const string MeasurementLockVariable = "PERF_MEASUREMENT_LOCK";
@@ -100,7 +104,7 @@ public static class HarnessEnvironment
         (InstructionsVariable, "off: the counted budgets are turned off on purpose (not measured, even under CI)"),
         (CiVariable, "true: a budget that cannot be measured fails instead of being skipped"),
         (TargetFrameworkVariable, "the target framework whose limits apply (a budget's runtimes entry), e.g. net8.0 (default: the one the test assembly was built for)"),
-        (BaseVariable, "the commit the paired (.VsBase) budgets compare with, or none to turn them off (default: HEAD when tracked files outside artifacts/ have uncommitted changes and CI is not true, else HEAD's first parent)"),
+        (BaseVariable, "the commit the paired (.VsBase) budgets compare with, or none to turn them off (PERF_BASE, its old name, is still read) (default: HEAD when tracked files outside artifacts/ have uncommitted changes and CI is not true, else HEAD's first parent)"),
         (BaseKeepVariable, "how many base commits artifacts/base/ keeps, the newest (default 3); older ones are deleted when another base is built"),
         (RunIdVariable, "the run id written to results.json and history.jsonl (default: the dotnet test command's on Linux, else one per process)"),
         (CommitVariable, "the commit written to history.jsonl (else GITHUB_SHA)"),
@@ -154,7 +158,12 @@ public static class HarnessEnvironment
     }
 
     /// <summary>The base named by <see cref="BaseVariable"/>, or null.</summary>
-    public static string? Base => Read(BaseVariable);
+    public static string? Base => Read(BaseVariable) ?? Read(OldBaseVariable);
+
+    /// <summary>The line that says the base commit was named by its old variable, or null when it was not.</summary>
+    internal static string? DeprecationLine => Read(BaseVariable) is null && Read(OldBaseVariable) is not null
+        ? $"{OldBaseVariable} is deprecated and still read: name the base commit with {BaseVariable} ({BaselineVariable} stays the earlier run's results.json)"
+        : null;
 
     /// <summary>
     /// The number of bases <see cref="BaseKeepVariable"/> asks <c>artifacts/base/</c> to keep, at least 1; 3 when it is
@@ -165,7 +174,7 @@ public static class HarnessEnvironment
         : throw new ArgumentException($"{BaseKeepVariable}={text} is not a number of bases to keep: give a whole number, 1 or more.");
 
     /// <summary>True when <see cref="BaseVariable"/> is <c>none</c>: the paired budgets are off on purpose.</summary>
-    public static bool PairingOff => Is(BaseVariable, "none");
+    public static bool PairingOff => string.Equals(Base, "none", StringComparison.OrdinalIgnoreCase);
 
     /// <summary>The run id named by <see cref="RunIdVariable"/>, or null.</summary>
     public static string? RunId => Read(RunIdVariable);

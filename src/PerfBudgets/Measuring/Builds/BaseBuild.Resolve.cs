@@ -7,8 +7,8 @@ public sealed partial class BaseBuild
 {
     /// <summary>
     /// Finds the base for the repository that holds <paramref name="directory"/> as the environment asks
-    /// (<c>PERF_BASE</c>, <c>CI</c>), or says why there is none (no git, no repository, a root commit, a shallow clone,
-    /// <c>PERF_BASE</c> naming nothing, pairing turned off, a base whose tree is the head's), with the fix.
+    /// (<c>PERF_BASE_COMMIT</c>, <c>CI</c>), or says why there is none (no git, no repository, a root commit, a shallow clone,
+    /// <c>PERF_BASE_COMMIT</c> naming nothing, pairing turned off, a base whose tree is the head's), with the fix.
     /// </summary>
     public static BaseBuild? TryResolve(string directory, out string reason) =>
         TryResolve(directory, BaseSelection.FromEnvironment(), out reason);
@@ -40,7 +40,7 @@ public sealed partial class BaseBuild
         }
         else if (selection.IsCi)
         {
-            (asked, why) = ("HEAD^1", "HEAD's first parent: under CI the base is never HEAD unless PERF_BASE names it");
+            (asked, why) = ("HEAD^1", "HEAD's first parent: under CI the base is never HEAD unless PERF_BASE_COMMIT names it");
         }
         else if (Git(top, "status", "--porcelain", "--untracked-files=no", "--", ".", ArtifactsExclusion).Output.Length > 0)
         {

@@ -5,17 +5,17 @@ namespace PerfBudgets.Measuring;
 
 /// <summary>
 /// The base commit a change is measured against, checked out and built in this run: what the paired budgets
-/// (<c>.VsBase</c>, <see cref="PairedRounds"/>) compare the working tree with. The base is <c>PERF_BASE</c> when set;
+/// (<c>.VsBase</c>, <see cref="PairedRounds"/>) compare the working tree with. The base is <c>PERF_BASE_COMMIT</c> when set;
 /// else, outside CI, <c>HEAD</c> when tracked files have uncommitted changes (what a developer asks before committing);
 /// else <c>HEAD</c>'s first parent (what CI asks of a merge or a pushed commit). Under CI (<c>CI=true</c>) the base is
-/// never <c>HEAD</c> unless <c>PERF_BASE</c> names it: what a CI job changes in its clone is not the change under test.
+/// never <c>HEAD</c> unless <c>PERF_BASE_COMMIT</c> names it: what a CI job changes in its clone is not the change under test.
 /// </summary>
 /// <remarks>
 /// Untracked files never make the tree "uncommitted", and neither does anything under <c>artifacts/</c> (what the gate
 /// and the build write): a repository that does not ignore them would otherwise compare the change with itself from
 /// the first file a test writes. Where the working tree's tracked files equal the base's, the head cannot differ from
 /// the base: there is no base to compare with (<see cref="TryResolve(string, BaseSelection, out string)"/> says so),
-/// unless <c>PERF_BASE</c> named that commit on purpose (to compare two builds of one tree).
+/// unless <c>PERF_BASE_COMMIT</c> named that commit on purpose (to compare two builds of one tree).
 /// The base's tree is exported with <c>git archive</c> to <c>artifacts/base/COMMIT/tree</c> beside the repository's root
 /// and each project is built once per commit into <c>artifacts/base/COMMIT/bin/PROJECT</c>, Release: a second test
 /// project, or the next run, finds it built. A file lock keeps two processes from building the same commit at once.
@@ -29,7 +29,7 @@ public sealed partial class BaseBuild
 
     private readonly int _keep;
 
-    // PERF_BASE named a commit whose tree is the head's: two builds of one tree, compared on purpose.
+    // PERF_BASE_COMMIT named a commit whose tree is the head's: two builds of one tree, compared on purpose.
     private readonly bool _sameTree;
 
     private BaseBuild(string repositoryRoot, string commit, string description, int keep, bool sameTree = false)
@@ -63,7 +63,7 @@ public sealed partial class BaseBuild
     /// </summary>
     /// <remarks>
     /// The closure of projects is read from each one's <c>obj/project.assets.json</c>, so the head's project must have
-    /// been restored (a test project that references it has); without it, or where <c>PERF_BASE</c> named a commit
+    /// been restored (a test project that references it has); without it, or where <c>PERF_BASE_COMMIT</c> named a commit
     /// whose tree is the head's (two builds of one tree compared on purpose), the answer is null and the pair runs.
     /// Source and build files count as inputs wherever they are (a project may link a file from another folder, and
     /// build settings apply from the folders above).

@@ -7,8 +7,8 @@ namespace PerfBudgets.Measuring;
 /// whether this is a CI run. Read from the environment once, by <see cref="BudgetGateOptions.FromEnvironment"/> or
 /// <see cref="FromEnvironment"/>.
 /// </summary>
-/// <param name="Named">The base named by <c>PERF_BASE</c>, or null to choose it from the working tree.</param>
-/// <param name="PairingOff">True when <c>PERF_BASE=none</c>: the paired budgets are off on purpose.</param>
+/// <param name="Named">The base named by <c>PERF_BASE_COMMIT</c>, or null to choose it from the working tree.</param>
+/// <param name="PairingOff">True when <c>PERF_BASE_COMMIT=none</c>: the paired budgets are off on purpose.</param>
 /// <param name="IsCi">True under CI (<c>CI=true</c>): the base is never <c>HEAD</c> unless named.</param>
 /// <param name="Keep">How many bases <c>artifacts/base/</c> keeps (<c>PERF_BASE_KEEP</c>).</param>
 internal sealed record BaseSelection(string? Named, bool PairingOff, bool IsCi, int Keep = 3)

@@ -7,7 +7,7 @@ using PerfBudgets.Tests.Support;
 namespace PerfBudgets.Tests.Measuring;
 
 // Which commit is the base, in a repository made for each test. The settings are given (BaseSelection), so whatever
-// PERF_BASE or CI this process has changes nothing; the one test of the environment's reading clears and restores
+// PERF_BASE_COMMIT or CI this process has changes nothing; the one test of the environment's reading clears and restores
 // them, so these run one at a time.
 [Collection(nameof(BaseBuildTests))]
 [CollectionDefinition(nameof(BaseBuildTests), DisableParallelization = true)]
@@ -18,6 +18,7 @@ public sealed class BaseBuildTests : IDisposable
 
     private readonly TemporaryDirectory _repository = new();
     private readonly string? _base = Environment.GetEnvironmentVariable(HarnessEnvironment.BaseVariable);
+    private readonly string? _oldBase = Environment.GetEnvironmentVariable(HarnessEnvironment.OldBaseVariable);
     private readonly string? _ci = Environment.GetEnvironmentVariable(HarnessEnvironment.CiVariable);
 
     public BaseBuildTests()
@@ -29,6 +30,7 @@ public sealed class BaseBuildTests : IDisposable
     public void Dispose()
     {
         Environment.SetEnvironmentVariable(HarnessEnvironment.BaseVariable, _base);
+        Environment.SetEnvironmentVariable(HarnessEnvironment.OldBaseVariable, _oldBase);
         Environment.SetEnvironmentVariable(HarnessEnvironment.CiVariable, _ci);
         _repository.Dispose();
     }
@@ -68,7 +70,7 @@ public sealed class BaseBuildTests : IDisposable
         File.WriteAllText(Path.Combine(_repository.Path, "file.txt"), "changed by a CI step");
         var found = Resolve(Ci, out _);
 
-        found!.Commit.Should().Be(first, "under CI the base is never HEAD unless PERF_BASE names it");
+        found!.Commit.Should().Be(first, "under CI the base is never HEAD unless PERF_BASE_COMMIT names it");
         found.Description.Should().Contain("under CI the base is never HEAD");
     }
 
@@ -94,10 +96,27 @@ public sealed class BaseBuildTests : IDisposable
         Commit("two");
         File.WriteAllText(Path.Combine(_repository.Path, "file.txt"), "changed");
         Environment.SetEnvironmentVariable(HarnessEnvironment.BaseVariable, null);
+        Environment.SetEnvironmentVariable(HarnessEnvironment.OldBaseVariable, null);
         Environment.SetEnvironmentVariable(HarnessEnvironment.CiVariable, "true");
 
         BaseBuild.TryResolve(_repository.Path, out _)!.Commit.Should().Be(first, "CI=true from the environment");
         Resolve(Local, out _)!.Commit.Should().NotBe(first, "the given settings, not the environment's");
+    }
+
+    [Fact]
+    public void The_base_commits_old_variable_is_still_read_and_said_to_be_deprecated()
+    {
+        var first = Commit("one");
+        Commit("two");
+        Environment.SetEnvironmentVariable(HarnessEnvironment.BaseVariable, null);
+        Environment.SetEnvironmentVariable(HarnessEnvironment.OldBaseVariable, first);
+
+        BaseBuild.TryResolve(_repository.Path, out _)!.Commit.Should().Be(first, "PERF_BASE names it");
+        HarnessEnvironment.DeprecationLine.Should().Be("PERF_BASE is deprecated and still read: name the base commit with PERF_BASE_COMMIT (PERF_BASELINE stays the earlier run's results.json)");
+
+        Environment.SetEnvironmentVariable(HarnessEnvironment.BaseVariable, "none");
+        HarnessEnvironment.PairingOff.Should().BeTrue("the new name wins over the old");
+        HarnessEnvironment.DeprecationLine.Should().BeNull();
     }
 
     [Fact]
@@ -116,7 +135,7 @@ public sealed class BaseBuildTests : IDisposable
         Commit("one");
 
         Resolve(Local, out var reason).Should().BeNull();
-        reason.Should().Contain("HEAD^1 does not exist").And.Contain("PERF_BASE=REF");
+        reason.Should().Contain("HEAD^1 does not exist").And.Contain("PERF_BASE_COMMIT=REF");
     }
 
     [Fact]
@@ -127,10 +146,10 @@ public sealed class BaseBuildTests : IDisposable
         Resolve(Local with { Named = "HEAD~1" }, out _)!.Commit.Should().Be(first);
 
         Resolve(Local with { Named = "no-such-branch" }, out var unknown).Should().BeNull();
-        unknown.Should().Contain("PERF_BASE=no-such-branch names no commit here");
+        unknown.Should().Contain("PERF_BASE_COMMIT=no-such-branch names no commit here");
 
         Resolve(Local with { PairingOff = true }, out var off).Should().BeNull();
-        off.Should().Be("pairing is off (PERF_BASE=none)");
+        off.Should().Be("pairing is off (PERF_BASE_COMMIT=none)");
     }
 
     [Fact]
@@ -140,7 +159,7 @@ public sealed class BaseBuildTests : IDisposable
         Directory.CreateDirectory(elsewhere.Path);
 
         BaseBuild.TryResolve(elsewhere.Path, Local, out var reason).Should().BeNull();
-        reason.Should().Contain("no git repository holds").And.Contain("PERF_BASE=none");
+        reason.Should().Contain("no git repository holds").And.Contain("PERF_BASE_COMMIT=none");
     }
 
     [Fact]
@@ -224,7 +243,7 @@ public sealed class BaseBuildTests : IDisposable
         Commit("one", ("README.md", "a doc"));
         Resolve(Local, out _)!.SameInputs(AppProject).Should().NotBeNull("only a document changed");
 
-        Resolve(Local with { Named = "HEAD" }, out _)!.SameInputs(AppProject).Should().BeNull("PERF_BASE named the head's own tree: two builds compared on purpose");
+        Resolve(Local with { Named = "HEAD" }, out _)!.SameInputs(AppProject).Should().BeNull("PERF_BASE_COMMIT named the head's own tree: two builds compared on purpose");
 
         File.Delete(Path.Combine(_repository.Path, "lib", "obj", "project.assets.json"));
         Resolve(Local, out _)!.SameInputs(AppProject).Should().BeNull("without the restore's record the closure is not known");
