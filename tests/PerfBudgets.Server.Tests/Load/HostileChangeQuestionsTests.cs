@@ -10,8 +10,8 @@ namespace PerfBudgets.Server.Tests.Load;
 
 /// <summary>
 /// Eight anonymous clients asking change-point questions with a new <c>minShift</c> each time, half of them abandoning
-/// each question after 50 ms, while a team reads its branch's budgets: the team's reads keep their speed (p99 under
-/// 100 ms), the strangers are answered or refused (429), never 5xx, and a question its client abandoned stops.
+/// each question after 50 ms, while a team reads its branch's budgets: the team's reads keep their speed (their p99 within
+/// 100 ms of the same reads without strangers, in the same run), the strangers are answered or refused (429), never 5xx, and a question its client abandoned stops.
 /// </summary>
 /// <remarks>
 /// Clients and server share the machine (2 cores here). Before the strangers were bounded the same crowd took a team's
@@ -31,11 +31,14 @@ public abstract class HostileChangeQuestionsTests
     private static CancellationToken Cancellation => TestContext.Current.CancellationToken;
 
     [Fact]
-    public async Task Strangers_asking_new_change_point_questions_leave_a_team_reader_under_100_ms_at_p99()
+    public async Task Strangers_asking_new_change_point_questions_add_under_100_ms_to_a_team_readers_p99()
     {
         await using var server = await RunningResultsServer.StartAsync(postgres: Postgres);
         await SeededHistory.AddMainAsync(server, Runs, FiguresPerRun, Cancellation);
         var api = $"api/projects/{RunningResultsServer.Project}";
+        // The team's reads with no stranger, in the same run: what the machine alone makes of them (a busy machine's
+        // neighbours slow them as much with strangers as without).
+        var teamAlone = await TeamReadsAsync(server, api);
         // One question of a reader's own alone: what each stranger's question costs.
         var alone = Stopwatch.StartNew();
         (await server.Http.GetAsync($"{api}/changes?branch=main&minShift=0.05", Cancellation)).EnsureSuccessStatusCode();
@@ -76,17 +79,8 @@ public abstract class HostileChangeQuestionsTests
         }, Cancellation)).ToList();
 
         // The team: its branch's budgets, one read after another.
-        var team = new List<double>();
         await Task.Delay(500, Cancellation);
-        var clock = Stopwatch.StartNew();
-        while (clock.Elapsed < Duration)
-        {
-            var read = Stopwatch.StartNew();
-            using var answer = await server.Http.GetAsync($"{api}/budgets?branch=main", Cancellation);
-            await answer.Content.ReadAsByteArrayAsync(Cancellation);
-            answer.StatusCode.Should().Be(HttpStatusCode.OK);
-            team.Add(read.Elapsed.TotalMilliseconds);
-        }
+        var team = await TeamReadsAsync(server, api);
 
         await stop.CancelAsync();
         await Task.WhenAll(strangers);
@@ -98,15 +92,36 @@ public abstract class HostileChangeQuestionsTests
             freed.Stop();
         }
 
-        team.Sort();
         var p50 = team[team.Count / 2];
-        var p99 = team[Math.Min(team.Count - 1, (int)(0.99 * team.Count))];
+        var p99 = P99(team);
+        var p99Alone = P99(teamAlone);
         TestContext.Current.TestOutputHelper?.WriteLine(string.Create(CultureInfo.InvariantCulture,
-            $"{(Postgres is null ? "SQLite" : "PostgreSQL")}, {Environment.ProcessorCount} cores, {Strangers} strangers for {Duration.TotalSeconds:0} s: one stranger's question alone {alone.Elapsed.TotalMilliseconds:0} ms; team reads {team.Count}, p50 {p50:0.0} ms, p99 {p99:0.0} ms, max {team[^1]:0.0} ms; strangers' answers {string.Join(", ", statuses.OrderBy(s => s.Key).Select(s => $"{(s.Key == 0 ? "abandoned" : s.Key.ToString(CultureInfo.InvariantCulture))}: {s.Value}"))}; slot free {freed.Elapsed.TotalMilliseconds:0} ms after the last"));
+            $"{(Postgres is null ? "SQLite" : "PostgreSQL")}, {Environment.ProcessorCount} cores, {Strangers} strangers for {Duration.TotalSeconds:0} s: one stranger's question alone {alone.Elapsed.TotalMilliseconds:0} ms; team reads {team.Count}, p50 {p50:0.0} ms, p99 {p99:0.0} ms, max {team[^1]:0.0} ms (alone: {teamAlone.Count} reads, p99 {p99Alone:0.0} ms); strangers' answers {string.Join(", ", statuses.OrderBy(s => s.Key).Select(s => $"{(s.Key == 0 ? "abandoned" : s.Key.ToString(CultureInfo.InvariantCulture))}: {s.Value}"))}; slot free {freed.Elapsed.TotalMilliseconds:0} ms after the last"));
         statuses.Keys.Should().OnlyContain(status => status == 0 || status == 200 || status == 429);
-        p99.Should().BeLessThan(100, "the strangers' questions do not hold the team's reads");
+        p99.Should().BeLessThan(p99Alone + 100, "the strangers' questions add less than 100 ms to the team's p99 (they once took its median to 4.8 s)");
         freed.Elapsed.Should().BeLessThan(TimeSpan.FromSeconds(1) + alone.Elapsed / 2, "an abandoned question stops");
     }
+
+    // The team's reads of its branch's budgets, one after another for Duration, in milliseconds, ascending.
+    private static async Task<List<double>> TeamReadsAsync(RunningResultsServer server, string api)
+    {
+        var team = new List<double>();
+        var clock = Stopwatch.StartNew();
+        while (clock.Elapsed < Duration)
+        {
+            var read = Stopwatch.StartNew();
+            using var answer = await server.Http.GetAsync($"{api}/budgets?branch=main", Cancellation);
+            await answer.Content.ReadAsByteArrayAsync(Cancellation);
+            answer.StatusCode.Should().Be(HttpStatusCode.OK);
+            team.Add(read.Elapsed.TotalMilliseconds);
+        }
+
+        team.Sort();
+        return team;
+    }
+
+    // The nearest rank, as every p99 of the packages.
+    private static double P99(List<double> ascending) => ascending[Math.Clamp((int)Math.Ceiling((0.99 * ascending.Count) - 1e-9), 1, ascending.Count) - 1];
 
     // The strangers' slot, as soon as no question holds it.
     private static async Task<IDisposable> UntilFreeAsync(RunningResultsServer server)
