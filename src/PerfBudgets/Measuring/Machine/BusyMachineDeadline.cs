@@ -17,11 +17,16 @@ internal sealed class BusyMachineDeadline : Deadline
     /// <summary>How far the neighbours may stretch the timeout on the wall clock.</summary>
     public const int MaximumStretch = 6;
 
+    // /proc is read at most once a second: a wait asked again per operation (a served host's every answer) would
+    // otherwise walk the process tree per operation.
+    private static readonly TimeSpan ShortestStretch = TimeSpan.FromSeconds(1);
+
     private readonly Func<TimeSpan> _wall;
     private readonly Func<NeighbourCpu.Snapshot?> _take;
     private NeighbourCpu.Snapshot? _last;
     private TimeSpan _lastAt;
     private TimeSpan _counted;
+    private double _share;
 
     /// <summary>A deadline of <paramref name="timeout"/> of the time the neighbours leave, from now.</summary>
     public BusyMachineDeadline(TimeSpan timeout)
@@ -38,13 +43,17 @@ internal sealed class BusyMachineDeadline : Deadline
         _lastAt = wall();
     }
 
-    /// <summary>The time counted so far: the wall clock less what the neighbours took.</summary>
+    /// <summary>
+    /// The time counted so far: the wall clock less what the neighbours took (the stretch since the last reading of
+    /// <c>/proc</c> at the share read then).
+    /// </summary>
     public TimeSpan Counted
     {
         get
         {
-            Update();
-            return _counted;
+            var now = _wall();
+            Update(now);
+            return _counted + ((now - _lastAt) * (1 - _share));
         }
     }
 
@@ -53,10 +62,8 @@ internal sealed class BusyMachineDeadline : Deadline
     {
         get
         {
-            Update();
-            var wall = _wall();
-            var left = Timeout - _counted;
-            var cap = (Timeout * MaximumStretch) - wall;
+            var left = Timeout - Counted;
+            var cap = (Timeout * MaximumStretch) - _wall();
             return left < cap ? left : cap;
         }
     }
@@ -64,12 +71,12 @@ internal sealed class BusyMachineDeadline : Deadline
     /// <inheritdoc />
     public override string ToString()
     {
-        Update();
+        var counted = Counted;
         var wall = _wall();
-        return wall - _counted < TimeSpan.FromSeconds(1)
+        return wall - counted < TimeSpan.FromSeconds(1)
             ? base.ToString()
             : string.Create(CultureInfo.InvariantCulture,
-                $"{Timeout.TotalSeconds:0.#} s of the time the neighbours left it ({wall.TotalSeconds:0} s of wall clock, the neighbours holding {(1 - (_counted / wall)) * 100:0}% of the machine; at most {MaximumStretch} times the timeout)");
+                $"{Timeout.TotalSeconds:0.#} s of the time the neighbours left it ({wall.TotalSeconds:0} s of wall clock, the neighbours holding {(1 - (counted / wall)) * 100:0}% of the machine; at most {MaximumStretch} times the timeout)");
     }
 
     private static Func<TimeSpan> Clock()
@@ -78,25 +85,30 @@ internal sealed class BusyMachineDeadline : Deadline
         return () => Stopwatch.GetElapsedTime(started);
     }
 
-    // Counts the stretch since the last reading at the neighbours' share over it. A stretch too short to tell a share
-    // waits for the next reading; without /proc every stretch counts whole.
-    private void Update()
+    // Counts the stretch since the last reading at the neighbours' share over it, once it is a second long. A stretch
+    // too short to tell a share waits for the next reading; without /proc every stretch counts whole.
+    private void Update(TimeSpan now)
     {
-        var now = _wall();
+        if (now - _lastAt < ShortestStretch)
+        {
+            return;
+        }
+
         var snapshot = _take();
         if (_last is null || snapshot is null)
         {
-            _counted += now - _lastAt;
+            _share = 0;
         }
         else if (NeighbourCpu.ShareBetween(_last, snapshot) is { } share)
         {
-            _counted += (now - _lastAt) * (1 - share);
+            _share = share;
         }
         else
         {
             return;
         }
 
+        _counted += (now - _lastAt) * (1 - _share);
         _last = snapshot;
         _lastAt = now;
     }

@@ -42,6 +42,29 @@ public sealed class BusyMachineDeadlineTests
     }
 
     [Fact]
+    public void It_reads_proc_at_most_once_a_second_however_often_it_is_asked()
+    {
+        var now = TimeSpan.Zero;
+        var reads = 0;
+        var deadline = new BusyMachineDeadline(TimeSpan.FromSeconds(10), () => now, () =>
+        {
+            reads++;
+            return new NeighbourCpu.Snapshot(MachineBusy: 0, MachineTotal: (long)(now.TotalSeconds * 200), Tree: 0);
+        });
+
+        for (var i = 0; i < 100; i++)
+        {
+            now += TimeSpan.FromMilliseconds(5);
+            deadline.Remaining.Should().Be(TimeSpan.FromSeconds(10) - now, "a quiet machine's stretch counts whole, read or not");
+        }
+
+        reads.Should().Be(1, "half a second of asking is one reading, the first");
+        now += TimeSpan.FromSeconds(1);
+        _ = deadline.Remaining;
+        reads.Should().Be(2);
+    }
+
+    [Fact]
     public void Without_proc_every_stretch_counts_whole()
     {
         var now = TimeSpan.Zero;
