@@ -5,6 +5,7 @@ using System.Text;
 using System.Text.Json.Nodes;
 using PerfBudgets.Server.Tests.Postgres;
 using PerfBudgets.Server.Upload;
+using PerfBudgets.Statistics;
 
 namespace PerfBudgets.Server.Tests.Load;
 
@@ -93,8 +94,8 @@ public abstract class HostileChangeQuestionsTests
         }
 
         var p50 = team[team.Count / 2];
-        var p99 = P99(team);
-        var p99Alone = P99(teamAlone);
+        var p99 = Quantiles.NearestRank(team, 0.99);
+        var p99Alone = Quantiles.NearestRank(teamAlone, 0.99);
         TestContext.Current.TestOutputHelper?.WriteLine(string.Create(CultureInfo.InvariantCulture,
             $"{(Postgres is null ? "SQLite" : "PostgreSQL")}, {Environment.ProcessorCount} cores, {Strangers} strangers for {Duration.TotalSeconds:0} s: one stranger's question alone {alone.Elapsed.TotalMilliseconds:0} ms; team reads {team.Count}, p50 {p50:0.0} ms, p99 {p99:0.0} ms, max {team[^1]:0.0} ms (alone: {teamAlone.Count} reads, p99 {p99Alone:0.0} ms); strangers' answers {string.Join(", ", statuses.OrderBy(s => s.Key).Select(s => $"{(s.Key == 0 ? "abandoned" : s.Key.ToString(CultureInfo.InvariantCulture))}: {s.Value}"))}; slot free {freed.Elapsed.TotalMilliseconds:0} ms after the last"));
         statuses.Keys.Should().OnlyContain(status => status == 0 || status == 200 || status == 429);
@@ -119,9 +120,6 @@ public abstract class HostileChangeQuestionsTests
         team.Sort();
         return team;
     }
-
-    // The nearest rank, as every p99 of the packages.
-    private static double P99(List<double> ascending) => ascending[Math.Clamp((int)Math.Ceiling((0.99 * ascending.Count) - 1e-9), 1, ascending.Count) - 1];
 
     // The strangers' slot, as soon as no question holds it.
     private static async Task<IDisposable> UntilFreeAsync(RunningResultsServer server)
