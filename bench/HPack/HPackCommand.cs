@@ -1,4 +1,4 @@
-using PerfGate.Tests.HPackStories;
+using Shared.HPackStories;
 using SystemUnderTest.HPack;
 
 namespace PerfGate.Bench.HPack;

@@ -1,12 +1,12 @@
 using System.Globalization;
 using PerfBudgets.Measuring;
-using PerfGate.Tests.HPackStories;
-using PerfGate.Tests.Workloads;
+using Shared.HPackStories;
+using Shared.Workloads;
 using SystemUnderTest.HPack;
 using SystemUnderTest.Json;
 using SystemUnderTest.Sockets;
 
-namespace PerfGate.Tests.Cpu.Workloads;
+namespace Cpu.Workloads;
 
 /// <summary>
 /// The in-process paths gated by instruction and system-call counts, by name: the HPACK codec, the four JSON

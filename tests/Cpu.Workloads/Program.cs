@@ -1,4 +1,4 @@
-namespace PerfGate.Tests.Cpu.Workloads;
+namespace Cpu.Workloads;
 
 /// <summary>
 /// Runs the named workloads (or every one) with their counted regions, one after another in this process, and prints

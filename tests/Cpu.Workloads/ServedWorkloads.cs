@@ -2,7 +2,7 @@ using PerfBudgets.Measuring;
 using SystemUnderTest.IO;
 using SystemUnderTest.Json;
 
-namespace PerfGate.Tests.Cpu.Workloads;
+namespace Cpu.Workloads;
 
 /// <summary>
 /// Workloads served one batch of operations at a time (<see cref="ServedWorkload"/>): the file copy, whose

@@ -2,7 +2,7 @@ using System.Globalization;
 using PerfBudgets.Measuring;
 using SystemUnderTest.Sockets;
 
-namespace PerfGate.Tests.Cpu.Workloads;
+namespace Cpu.Workloads;
 
 /// <summary>
 /// <c>--socket-loops MESSAGES ROUNDS</c>: the SAEA loop and the blocking loop over loopback in alternating rounds, in a

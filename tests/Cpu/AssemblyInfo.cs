@@ -3,4 +3,4 @@
 
 // The suites run one at a time on this machine, whatever started them (CountedRuns holds the MeasurementLock), and the
 // counted budgets' two Callgrind runs start in the background as the suite starts.
-[assembly: AssemblyFixture(typeof(PerfGate.Tests.Cpu.Counted.CountedRuns))]
+[assembly: AssemblyFixture(typeof(Cpu.Counted.CountedRuns))]

@@ -5,4 +5,4 @@
 [assembly: AssemblyFixture(typeof(PerfBudgets.Measuring.MeasurementLock))]
 
 // One fixed-pool server for the blocking and open-model tests, started when the first of them needs it.
-[assembly: AssemblyFixture(typeof(PerfGate.Tests.Load.FixedPoolServer))]
+[assembly: AssemblyFixture(typeof(Load.FixedPoolServer))]

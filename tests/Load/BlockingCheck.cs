@@ -4,7 +4,7 @@ using PerfBudgets;
 using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Load;
+namespace Load;
 
 /// <summary>
 /// The blocking check every such budget shares: <c>Load.Blocking.Copies</c> closed loops drive the fixed-pool server

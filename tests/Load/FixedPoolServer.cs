@@ -1,7 +1,7 @@
 using System.Globalization;
 using PerfBudgets;
 
-namespace PerfGate.Tests.Load;
+namespace Load;
 
 /// <summary>
 /// The system under test in a process of its own with a fixed thread pool (minimum = maximum =

@@ -1,7 +1,7 @@
 using PerfBudgets;
 using PerfBudgets.Load;
 
-namespace PerfGate.Tests.Load;
+namespace Load;
 
 /// <summary>
 /// The open-model SLO check every such budget shares: a warm-up and a measured phase at one fixed arrival rate

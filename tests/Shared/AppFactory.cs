@@ -1,7 +1,7 @@
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Mvc.Testing;
 
-namespace PerfGate.Tests;
+namespace Shared;
 
 /// <summary>
 /// The system under test in this process (<see cref="WebApplicationFactory{TEntryPoint}"/>), not yet started: on the

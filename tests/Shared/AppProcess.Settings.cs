@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Configuration;
 
-namespace PerfGate.Tests;
+namespace Shared;
 
 /// <summary>
 /// What the app runs with: its shipped configuration (<c>appsettings.json</c>, the Production environment), and only

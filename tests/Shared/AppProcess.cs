@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Text.RegularExpressions;
 
-namespace PerfGate.Tests;
+namespace Shared;
 
 /// <summary>
 /// The system under test in a process of its own, on 127.0.0.1 and an ephemeral port. Used where the server must
@@ -86,7 +86,7 @@ public sealed partial class AppProcess : IDisposable
         }
         catch (OperationCanceledException)
         {
-            ProcessTree.Kill(process);
+            Kill(process);
             process.Dispose();
             throw new TimeoutException($"The system under test did not report a listening address within {startTimeout.TotalSeconds} s.");
         }
@@ -109,7 +109,7 @@ public sealed partial class AppProcess : IDisposable
     {
         try
         {
-            ProcessTree.Kill(_process);
+            Kill(_process);
         }
         finally
         {
@@ -134,7 +134,7 @@ public sealed partial class AppProcess : IDisposable
         }
         catch (OperationCanceledException)
         {
-            ProcessTree.Kill(process);
+            Kill(process);
             throw;
         }
 
@@ -189,6 +189,28 @@ public sealed partial class AppProcess : IDisposable
         }
 
         return start;
+    }
+
+    /// <summary>
+    /// Kills the app with every process it started and waits, for a bounded time, for it to be gone: a child left
+    /// running would hold its port and a share of the cores into the next test, and an unbounded wait would hang the
+    /// suite on a process that will not die.
+    /// </summary>
+    private static void Kill(Process process)
+    {
+        try
+        {
+            if (!process.HasExited)
+            {
+                process.Kill(entireProcessTree: true);
+            }
+        }
+        catch (InvalidOperationException)
+        {
+            // It exited between the check and the kill: nothing is left to end.
+        }
+
+        process.WaitForExit(TimeSpan.FromSeconds(10));
     }
 
     [GeneratedRegex(@"Now listening on: (http://\S+)")]

@@ -9,7 +9,7 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.Extensions.Hosting;
 #endif
 
-namespace PerfGate.Tests;
+namespace Shared;
 
 /// <summary>
 /// The system under test on a real Kestrel socket on 127.0.0.1 and an ephemeral port, in this process.

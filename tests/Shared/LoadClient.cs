@@ -1,4 +1,4 @@
-namespace PerfGate.Tests;
+namespace Shared;
 
 /// <summary>The HttpClient a load run sends with, whichever server it targets (in this process, a child process, or <c>LOAD_TARGET_URL</c>).</summary>
 public static class LoadClient

@@ -1,6 +1,6 @@
 using PerfBudgets.Load;
 
-namespace PerfGate.Tests;
+namespace Shared;
 
 /// <summary>
 /// Sends a load scenario's once-a-second progress line to the console while it runs (as an xunit diagnostic message,

@@ -1,4 +1,4 @@
-namespace PerfGate.Tests;
+namespace Shared;
 
 /// <summary>
 /// Where load goes: the app started in this process on an ephemeral port, or, when <c>LOAD_TARGET_URL</c> is set,

@@ -1,6 +1,6 @@
 using PerfBudgets;
 
-namespace PerfGate.Tests;
+namespace Shared;
 
 /// <summary>
 /// The gate every suite checks its budgets with: the one the environment asks for

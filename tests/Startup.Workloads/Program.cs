@@ -1,4 +1,4 @@
-namespace PerfGate.Tests.Startup.Workloads;
+namespace Startup.Workloads;
 
 /// <summary>
 /// The minimal app: the same host builder as the system under test (<c>WebApplication.CreateBuilder</c>, its defaults

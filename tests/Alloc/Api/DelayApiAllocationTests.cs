@@ -3,7 +3,7 @@ using PerfBudgets.Diagnostics;
 using PerfBudgets.Load;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Alloc.Api;
+namespace Alloc.Api;
 
 public sealed class DelayApiAllocationTests
 {

@@ -2,10 +2,10 @@ using System.Globalization;
 using PerfBudgets;
 using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
-using PerfGate.Tests.Workloads;
+using Shared.Workloads;
 using SystemUnderTest.HPack;
 
-namespace PerfGate.Tests.Alloc.HPack;
+namespace Alloc.HPack;
 
 public sealed class HPackDecoderAllocationTests
 {

@@ -2,10 +2,10 @@ using System.Text;
 using PerfBudgets;
 using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
-using PerfGate.Tests.Workloads;
+using Shared.Workloads;
 using SystemUnderTest.HPack;
 
-namespace PerfGate.Tests.Alloc.HPack;
+namespace Alloc.HPack;
 
 /// <summary>
 /// An HPACK dynamic table is bounded by its size setting (4,096 bytes by default): every insertion past it evicts.

@@ -3,10 +3,10 @@ using System.Text;
 using PerfBudgets;
 using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
-using PerfGate.Tests.Workloads;
+using Shared.Workloads;
 using SystemUnderTest.HPack;
 
-namespace PerfGate.Tests.Alloc.HPack;
+namespace Alloc.HPack;
 
 public sealed class HPackEncoderAllocationTests
 {

@@ -4,7 +4,7 @@ using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using SystemUnderTest.IO;
 
-namespace PerfGate.Tests.Alloc.IO;
+namespace Alloc.IO;
 
 public sealed class FileCopyAllocationTests
 {

@@ -5,7 +5,7 @@ using PerfBudgets.Measuring;
 using System.Text.Json;
 using SystemUnderTest.Json;
 
-namespace PerfGate.Tests.Alloc.Json;
+namespace Alloc.Json;
 
 public sealed class EmployeesEndpointAllocationTests
 {

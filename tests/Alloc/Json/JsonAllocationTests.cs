@@ -5,7 +5,7 @@ using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using SystemUnderTest.Json;
 
-namespace PerfGate.Tests.Alloc.Json;
+namespace Alloc.Json;
 
 public sealed class JsonAllocationTests
 {

@@ -3,7 +3,7 @@ using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using SystemUnderTest.Json;
 
-namespace PerfGate.Tests.Alloc.Json;
+namespace Alloc.Json;
 
 /// <summary>
 /// The JSON pools keep a bounded number of buffers by design: once warm, a round trip through a pooled strategy

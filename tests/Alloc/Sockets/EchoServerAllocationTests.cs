@@ -4,7 +4,7 @@ using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using SystemUnderTest.Sockets.Echo;
 
-namespace PerfGate.Tests.Alloc.Sockets;
+namespace Alloc.Sockets;
 
 public sealed class EchoServerAllocationTests
 {

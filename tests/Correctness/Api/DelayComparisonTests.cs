@@ -1,6 +1,6 @@
 using SystemUnderTest.Api;
 
-namespace PerfGate.Tests.Correctness.Api;
+namespace Correctness.Api;
 
 public sealed class DelayComparisonTests
 {

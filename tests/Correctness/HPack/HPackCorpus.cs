@@ -1,6 +1,6 @@
-using PerfGate.Tests.HPackStories;
+using Shared.HPackStories;
 
-namespace PerfGate.Tests.Correctness.HPack;
+namespace Correctness.HPack;
 
 /// <summary>
 /// The vendored hpack-test-case corpus (MIT, github.com/http2jp/hpack-test-case at 8a1406e; LICENSE and SOURCE.txt
@@ -9,12 +9,12 @@ namespace PerfGate.Tests.Correctness.HPack;
 internal static class HPackCorpus
 {
     /// <summary>The folders holding other implementations' encoder output.</summary>
-    public static readonly string[] EncoderFolders = PerfGate.Tests.Workloads.HPackWorkloads.CorpusEncoderFolders;
+    public static readonly string[] EncoderFolders = Shared.Workloads.HPackWorkloads.CorpusEncoderFolders;
 
     private static readonly Lazy<HPackStoryArchive> Archive = new(() => HPackStoryArchive.Read(ArchivePath));
 
     /// <summary>The archive's path in the test output (linked from the source tree by the project file).</summary>
-    public static string ArchivePath => PerfGate.Tests.Workloads.HPackWorkloads.CorpusArchivePath;
+    public static string ArchivePath => Shared.Workloads.HPackWorkloads.CorpusArchivePath;
 
     /// <summary>The stories of <paramref name="folder"/>, by file name in order.</summary>
     public static SortedDictionary<string, HPackStory> Stories(string folder) => Archive.Value.Stories(folder);

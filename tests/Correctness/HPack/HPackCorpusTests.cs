@@ -1,8 +1,8 @@
 using System.Globalization;
 using PerfBudgets;
-using PerfGate.Tests.HPackStories;
+using Shared.HPackStories;
 
-namespace PerfGate.Tests.Correctness.HPack;
+namespace Correctness.HPack;
 
 /// <summary>The hpack-test-case corpus: every other implementation's output decodes; raw-data round-trips through ours.</summary>
 public sealed class HPackCorpusTests

@@ -1,7 +1,7 @@
 using SystemUnderTest.HPack;
-using static PerfGate.Tests.Correctness.HPack.HPackTestData;
+using static Correctness.HPack.HPackTestData;
 
-namespace PerfGate.Tests.Correctness.HPack;
+namespace Correctness.HPack;
 
 /// <summary>One test per rule of RFC 7541 (and per limit): bad input raises <see cref="HPackDecodingException"/> naming it.</summary>
 public sealed class HPackDecoderBadInputTests

@@ -1,7 +1,7 @@
-using PerfGate.Tests.HPackStories;
+using Shared.HPackStories;
 using SystemUnderTest.HPack;
 
-namespace PerfGate.Tests.Correctness.HPack;
+namespace Correctness.HPack;
 
 /// <summary>
 /// Seeded mutation of corpus blocks (flip, insert, truncate): whatever the bytes, only

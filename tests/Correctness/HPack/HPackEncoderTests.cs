@@ -1,9 +1,9 @@
 using System.Globalization;
 using PerfBudgets;
 using SystemUnderTest.HPack;
-using static PerfGate.Tests.Correctness.HPack.HPackTestData;
+using static Correctness.HPack.HPackTestData;
 
-namespace PerfGate.Tests.Correctness.HPack;
+namespace Correctness.HPack;
 
 /// <summary>The encoder's choices: compression of repeated blocks, sensitive headers, size updates, short buffers.</summary>
 public sealed class HPackEncoderTests

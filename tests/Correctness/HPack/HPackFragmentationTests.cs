@@ -1,7 +1,7 @@
-using PerfGate.Tests.HPackStories;
+using Shared.HPackStories;
 using SystemUnderTest.HPack;
 
-namespace PerfGate.Tests.Correctness.HPack;
+namespace Correctness.HPack;
 
 /// <summary>A block split anywhere (HEADERS + CONTINUATION) decodes to the same headers as the whole block.</summary>
 public sealed class HPackFragmentationTests

@@ -1,7 +1,7 @@
-using PerfGate.Tests.HPackStories;
+using Shared.HPackStories;
 using SystemUnderTest.HPack;
 
-namespace PerfGate.Tests.Correctness.HPack;
+namespace Correctness.HPack;
 
 /// <summary>Helpers shared by the HPACK tests: hex, "name: value" lists, and whole-block decode/encode.</summary>
 internal static class HPackTestData

@@ -1,8 +1,8 @@
-using PerfGate.Tests.HPackStories;
+using Shared.HPackStories;
 using SystemUnderTest.HPack;
-using static PerfGate.Tests.Correctness.HPack.HPackTestData;
+using static Correctness.HPack.HPackTestData;
 
-namespace PerfGate.Tests.Correctness.HPack;
+namespace Correctness.HPack;
 
 /// <summary>Appendix B: encode and decode agree with RFC 7541's examples and each other for every symbol.</summary>
 public sealed class HuffmanTests

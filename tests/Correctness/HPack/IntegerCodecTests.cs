@@ -1,6 +1,6 @@
 using SystemUnderTest.HPack;
 
-namespace PerfGate.Tests.Correctness.HPack;
+namespace Correctness.HPack;
 
 /// <summary>Section 5.1 integers: the RFC's examples (C.1) and the edges, encode and decode from the same rows.</summary>
 public sealed class IntegerCodecTests

@@ -1,7 +1,7 @@
 using SystemUnderTest.HPack;
-using static PerfGate.Tests.Correctness.HPack.HPackTestData;
+using static Correctness.HPack.HPackTestData;
 
-namespace PerfGate.Tests.Correctness.HPack;
+namespace Correctness.HPack;
 
 /// <summary>RFC 7541 Appendix C, copied exactly: each row is a sequence of blocks on one connection.</summary>
 public sealed class RfcAppendixCTests

@@ -2,7 +2,7 @@ using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
-namespace PerfGate.Tests.Correctness.Harness;
+namespace Correctness.Harness;
 
 /// <summary>
 /// The suites measure the app as it ships (appsettings.json, the Production environment): every setting they pass

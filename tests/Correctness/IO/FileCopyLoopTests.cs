@@ -1,7 +1,7 @@
 using SystemUnderTest.Cli;
 using SystemUnderTest.IO;
 
-namespace PerfGate.Tests.Correctness.IO;
+namespace Correctness.IO;
 
 public sealed class FileCopyLoopTests : IDisposable
 {

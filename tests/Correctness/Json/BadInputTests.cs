@@ -2,7 +2,7 @@ using System.Text;
 using System.Text.Json;
 using SystemUnderTest.Json;
 
-namespace PerfGate.Tests.Correctness.Json;
+namespace Correctness.Json;
 
 public sealed class BadInputTests
 {

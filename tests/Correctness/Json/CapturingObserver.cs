@@ -1,7 +1,7 @@
 using System.Buffers;
 using SystemUnderTest.Json;
 
-namespace PerfGate.Tests.Correctness.Json;
+namespace Correctness.Json;
 
 /// <summary>Copies the bytes a strategy serialized, so tests can compare them.</summary>
 internal sealed class CapturingObserver : IJsonPayloadObserver

@@ -5,7 +5,7 @@ using System.Text.Json;
 using Microsoft.Extensions.DependencyInjection;
 using SystemUnderTest.Json;
 
-namespace PerfGate.Tests.Correctness.Json;
+namespace Correctness.Json;
 
 public sealed class EmployeesEndpointTests : IClassFixture<EmployeesEndpointTests.App>
 {

@@ -1,6 +1,6 @@
 using SystemUnderTest.Json;
 
-namespace PerfGate.Tests.Correctness.Json;
+namespace Correctness.Json;
 
 internal static class JsonTestData
 {

@@ -1,7 +1,7 @@
 using System.Buffers;
 using SystemUnderTest.Json;
 
-namespace PerfGate.Tests.Correctness.Json;
+namespace Correctness.Json;
 
 public sealed class PoolSafetyTests
 {

@@ -3,7 +3,7 @@ using System.Net.Sockets;
 using SystemUnderTest.Cli;
 using SystemUnderTest.Sockets;
 
-namespace PerfGate.Tests.Correctness.Sockets;
+namespace Correctness.Sockets;
 
 public sealed class SocketLoopTests
 {

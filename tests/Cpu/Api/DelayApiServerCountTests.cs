@@ -1,8 +1,8 @@
 using PerfBudgets;
 using PerfBudgets.Budgets;
-using PerfGate.Tests.Cpu.Counted;
+using Cpu.Counted;
 
-namespace PerfGate.Tests.Cpu.Api;
+namespace Cpu.Api;
 
 public sealed class DelayApiServerCountTests(CountedRuns runs)
 {

@@ -1,7 +1,7 @@
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Cpu.Counted;
+namespace Cpu.Counted;
 
 // A counted run is reused while its inputs are byte-identical, and counted again as soon as one byte of the code under
 // test changes: the package's store, seen from outside as an adopter sees it (PERF_REUSE_DIR, the measurement's

@@ -1,6 +1,6 @@
 using PerfBudgets;
 
-namespace PerfGate.Tests.Cpu.Counted;
+namespace Cpu.Counted;
 
 /// <summary>
 /// Checks a counted budget against the Callgrind runs of <see cref="CountedRuns"/>; a count over its limit is counted

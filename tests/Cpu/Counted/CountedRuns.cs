@@ -6,7 +6,7 @@ using PerfBudgets.Measuring;
 using SystemUnderTest.Json;
 using SystemUnderTest.Sockets.Echo;
 
-namespace PerfGate.Tests.Cpu.Counted;
+namespace Cpu.Counted;
 
 /// <summary>
 /// The two Callgrind runs behind the counted budgets, started in the background as the suite starts and run side by

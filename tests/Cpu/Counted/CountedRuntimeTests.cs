@@ -1,7 +1,7 @@
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Cpu.Counted;
+namespace Cpu.Counted;
 
 // The counted processes run on the runtime the repository pins, whatever the machine has installed.
 public sealed class CountedRuntimeTests(CountedRuns runs)

@@ -1,7 +1,7 @@
 using PerfBudgets;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Cpu.Counted;
+namespace Cpu.Counted;
 
 /// <summary>
 /// Checks the growth budgets against the Callgrind runs of <see cref="CountedRuns"/>: an operation counted at two sizes,

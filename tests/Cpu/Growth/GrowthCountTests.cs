@@ -1,8 +1,8 @@
 using PerfBudgets;
 using PerfBudgets.Budgets;
-using PerfGate.Tests.Cpu.Counted;
+using Cpu.Counted;
 
-namespace PerfGate.Tests.Cpu.Growth;
+namespace Cpu.Growth;
 
 /// <summary>
 /// How the cost of an operation grows with its input, counted at two sizes (docs/growth.md): the growth exponent

@@ -1,8 +1,8 @@
 using PerfBudgets;
 using PerfBudgets.Budgets;
-using PerfGate.Tests.Cpu.Counted;
+using Cpu.Counted;
 
-namespace PerfGate.Tests.Cpu.Json;
+namespace Cpu.Json;
 
 public sealed class JsonCountTests(CountedRuns runs)
 {

@@ -1,8 +1,8 @@
 using PerfBudgets;
 using PerfBudgets.Budgets;
-using PerfGate.Tests.Cpu.Counted;
+using Cpu.Counted;
 
-namespace PerfGate.Tests.Cpu.Sockets;
+namespace Cpu.Sockets;
 
 public sealed class EchoServerCountTests(CountedRuns runs)
 {

@@ -1,7 +1,7 @@
 using PerfBudgets.Budgets;
-using PerfGate.Tests.Cpu.Counted;
+using Cpu.Counted;
 
-namespace PerfGate.Tests.Cpu.Startup;
+namespace Cpu.Startup;
 
 /// <summary>
 /// The app's start counted: instructions from its process's first instruction to its first answer, under Callgrind on

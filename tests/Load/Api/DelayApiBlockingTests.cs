@@ -2,7 +2,7 @@ using System.Globalization;
 using PerfBudgets;
 using PerfBudgets.Budgets;
 
-namespace PerfGate.Tests.Load.Api;
+namespace Load.Api;
 
 /// <summary>
 /// The async delay endpoint must never hold a pool thread while it waits: its pool threads' blocked time and lock

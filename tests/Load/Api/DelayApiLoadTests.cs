@@ -3,7 +3,7 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Load;
 
-namespace PerfGate.Tests.Load.Api;
+namespace Load.Api;
 
 public sealed class DelayApiLoadTests(FixedPoolServer server, ITestOutputHelper output)
 {

@@ -4,7 +4,7 @@ using SystemUnderTest.Json;
 using PerfBudgets;
 using PerfBudgets.Budgets;
 
-namespace PerfGate.Tests.Load.Json;
+namespace Load.Json;
 
 /// <summary>
 /// The JSON endpoints must never hold a pool thread in a wait: blocked time and lock contentions per request of

@@ -5,7 +5,7 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Load;
 
-namespace PerfGate.Tests.Load.Json;
+namespace Load.Json;
 
 public sealed class EmployeesEndpointLoadTests(FixedPoolServer server, ITestOutputHelper output)
 {

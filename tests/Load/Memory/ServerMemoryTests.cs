@@ -9,7 +9,7 @@ using PerfBudgets.Diagnostics;
 using PerfBudgets.Load;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Load.Memory;
+namespace Load.Memory;
 
 /// <summary>
 /// What the server keeps and how much memory it takes, on one server in a process of its own (started fresh here, so

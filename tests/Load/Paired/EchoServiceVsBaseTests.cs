@@ -5,7 +5,7 @@ using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
-namespace PerfGate.Tests.Load.Paired;
+namespace Load.Paired;
 
 /// <summary>
 /// The echo service (1,000-byte frames over persistent connections, each echo checked byte for byte) on the base

@@ -5,7 +5,7 @@ using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
-namespace PerfGate.Tests.Load.Paired;
+namespace Load.Paired;
 
 /// <summary>
 /// GET /api/employees?count=9 on the base commit's build and on this one, both as shipped in processes of their own,

@@ -2,7 +2,7 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Load.Paired;
+namespace Load.Paired;
 
 /// <summary>
 /// The pooled JSON round trip of the 9-employee list (the buffer-writer strategy) on the base commit's workload host

@@ -2,7 +2,7 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Load.Paired;
+namespace Load.Paired;
 
 /// <summary>
 /// The pairing measured against itself: two copies of the same workload host (this build on both sides, A/A), the

@@ -5,7 +5,7 @@ using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 using PerfBudgets.Reporting;
 
-namespace PerfGate.Tests.Load.Paired;
+namespace Load.Paired;
 
 /// <summary>The base's app and this build's, each in its own process as shipped, under one paired HTTP load (<see cref="PairedHttpLoad"/>).</summary>
 internal static class PairedAppLoad

@@ -2,7 +2,7 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Load.Paired;
+namespace Load.Paired;
 
 /// <summary>
 /// The app's start to its first answer (<c>GET /api/employees?count=9</c>, the first request's compilation included),

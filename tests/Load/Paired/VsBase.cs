@@ -2,7 +2,7 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Load.Paired;
+namespace Load.Paired;
 
 /// <summary>
 /// The base commit's build of the app, for the paired budgets (<c>.VsBase</c>): resolved and built once per test run

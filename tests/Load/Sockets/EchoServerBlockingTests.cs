@@ -2,7 +2,7 @@ using SystemUnderTest.Sockets.Echo;
 using PerfBudgets;
 using PerfBudgets.Budgets;
 
-namespace PerfGate.Tests.Load.Sockets;
+namespace Load.Sockets;
 
 /// <summary>
 /// The echo service must never hold a pool thread in a wait: blocked time and lock contentions per echoed frame, on

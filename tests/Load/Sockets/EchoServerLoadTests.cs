@@ -4,7 +4,7 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Load;
 
-namespace PerfGate.Tests.Load.Sockets;
+namespace Load.Sockets;
 
 public sealed class EchoServerLoadTests(ITestOutputHelper output)
 {

@@ -3,7 +3,7 @@ using System.Globalization;
 using PerfBudgets;
 using PerfBudgets.Budgets;
 
-namespace PerfGate.Tests.Load.Sockets;
+namespace Load.Sockets;
 
 /// <summary>
 /// The SAEA loop's cost per message against a plain blocking loop's, both over loopback on one thread, timed in a

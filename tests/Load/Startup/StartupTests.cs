@@ -3,7 +3,7 @@ using PerfBudgets.Budgets;
 using PerfBudgets.Diagnostics;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Load.Startup;
+namespace Load.Startup;
 
 /// <summary>
 /// Time from the app's start to its first 2xx answer (<c>GET /api/employees?count=9</c>, the first request's

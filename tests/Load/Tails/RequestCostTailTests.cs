@@ -7,7 +7,7 @@ using PerfBudgets.Diagnostics;
 using PerfBudgets.Load;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Load.Tails;
+namespace Load.Tails;
 
 /// <summary>
 /// Per-request CPU budgets (<c>p99-to-p50-cpu-per-request-max</c>): requests one at a time on one keep-alive

@@ -1,4 +1,4 @@
-namespace PerfGate.Tests.Load.Tails;
+namespace Load.Tails;
 
 /// <summary>
 /// The system under test in its own process with the echo service, as it is configured by default (no fixed pool),

@@ -5,7 +5,7 @@ using PerfBudgets;
 using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 
-namespace PerfGate.Tests.Load.Wire;
+namespace Load.Wire;
 
 /// <summary>
 /// Bytes per response on the wire (<c>bytes-max</c>), the head and the body apart, for each HTTP request the suites

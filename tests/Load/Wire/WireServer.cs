@@ -1,4 +1,4 @@
-namespace PerfGate.Tests.Load.Wire;
+namespace Load.Wire;
 
 /// <summary>
 /// The system under test in its own process, as it ships (<see cref="AppProcess"/>), for the response-size budgets:

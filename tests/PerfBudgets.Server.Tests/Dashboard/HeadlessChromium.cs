@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using PerfGate.Tests;
 
 namespace PerfBudgets.Server.Tests.Dashboard;
 

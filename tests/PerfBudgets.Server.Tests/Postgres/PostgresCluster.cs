@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
 using Npgsql;
-using PerfGate.Tests;
 
 namespace PerfBudgets.Server.Tests.Postgres;
 

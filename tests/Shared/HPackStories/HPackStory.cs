@@ -1,7 +1,7 @@
 using System.Text;
 using System.Text.Json;
 
-namespace PerfGate.Tests.HPackStories;
+namespace Shared.HPackStories;
 
 /// <summary>
 /// A story of the hpack-test-case corpus (github.com/http2jp/hpack-test-case): the header blocks of one

@@ -1,7 +1,7 @@
 using System.Formats.Tar;
 using System.IO.Compression;
 
-namespace PerfGate.Tests.HPackStories;
+namespace Shared.HPackStories;
 
 /// <summary>
 /// Reads hpack-test-case stories straight out of a gzip'd tar of the corpus (<c>ROOT/FOLDER/story_NN.json</c>),

@@ -1,4 +1,4 @@
-namespace PerfGate.Tests.HPackStories;
+namespace Shared.HPackStories;
 
 /// <summary>One header block of an <see cref="HPackStory"/>.</summary>
 /// <param name="HeaderTableSize">SETTINGS_HEADER_TABLE_SIZE acknowledged just before this block, when it changed.</param>

@@ -1,6 +1,6 @@
 using SystemUnderTest.HPack;
 
-namespace PerfGate.Tests.HPackStories;
+namespace Shared.HPackStories;
 
 /// <summary>Decodes and encodes <see cref="HPackStory"/> stories with one decoder or encoder per story (one connection).</summary>
 internal static class HPackStoryRunner

@@ -1,7 +1,7 @@
 using System.Text;
 using SystemUnderTest.HPack;
 
-namespace PerfGate.Tests.HPackStories;
+namespace Shared.HPackStories;
 
 /// <summary>An <see cref="IHPackHeaderHandler"/> that collects headers as strings (interop and tests; it allocates).</summary>
 internal sealed class HeaderListCollector : IHPackHeaderHandler

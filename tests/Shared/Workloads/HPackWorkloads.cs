@@ -1,8 +1,8 @@
 using System.Text;
-using PerfGate.Tests.HPackStories;
+using Shared.HPackStories;
 using SystemUnderTest.HPack;
 
-namespace PerfGate.Tests.Workloads;
+namespace Shared.Workloads;
 
 /// <summary>
 /// The HPACK operations the allocation and CPU budgets measure, built once so both suites measure the same work:

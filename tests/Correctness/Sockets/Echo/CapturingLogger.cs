@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Logging;
 
-namespace PerfGate.Tests.Correctness.Sockets.Echo;
+namespace Correctness.Sockets.Echo;
 
 /// <summary>A logger that keeps every line, so tests can check what the service said and why.</summary>
 internal sealed class CapturingLogger<T> : ILogger<T>

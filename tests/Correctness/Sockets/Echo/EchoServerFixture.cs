@@ -3,7 +3,7 @@ using System.Diagnostics;
 using Microsoft.Extensions.Logging;
 using SystemUnderTest.Sockets.Echo;
 
-namespace PerfGate.Tests.Correctness.Sockets.Echo;
+namespace Correctness.Sockets.Echo;
 
 /// <summary>An echo server on an ephemeral loopback port with the given settings, and what it logged.</summary>
 internal sealed class EchoServerFixture : IAsyncDisposable

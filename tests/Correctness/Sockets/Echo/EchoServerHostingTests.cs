@@ -1,7 +1,7 @@
 using Microsoft.Extensions.DependencyInjection;
 using SystemUnderTest.Sockets.Echo;
 
-namespace PerfGate.Tests.Correctness.Sockets.Echo;
+namespace Correctness.Sockets.Echo;
 
 public sealed class EchoServerHostingTests
 {

@@ -1,7 +1,7 @@
 using System.Net.Sockets;
 using SystemUnderTest.Sockets.Echo;
 
-namespace PerfGate.Tests.Correctness.Sockets.Echo;
+namespace Correctness.Sockets.Echo;
 
 public sealed class EchoServerTests
 {

@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace PerfGate.Tests;
+namespace PerfBudgets.Server.Tests;
 
 /// <summary>
 /// Ends a process the tests started, with every process it started in turn (dotnet's host, chromium's renderers,
