@@ -26,41 +26,14 @@ public sealed partial class BudgetGate
         var budget = _resolver.Counted(budgetName);
         var measured = CountedFigure.Of(budget, measurement);
         var detail = GateMessages.CountedDetail(describe, measurement.ToString());
-        var attribution = CountAttribution.From(measurement, budget.Kind);
-        if (CountedRecordingCheck.OtherRuntime(budget, measurement.RuntimeVersion, measured, detail, attribution) is { } otherRuntime)
-        {
-            return _recorder.Conclude(otherRuntime);
-        }
-
-        // The warnings go with the outcome, so they are written after the result is recorded, as every check's are.
-        var warnings = new List<string>();
-        var met = budget.IsMet(measured);
-        if (CountedRecordingCheck.OtherValgrind(budget, measurement.ValgrindVersion) is { } note)
+        if (OtherValgrindRule.Note(budget.RecordedOn, measurement.ValgrindVersion) is { } note)
         {
             detail = $"{note}; {detail}";
-            if (met)
-            {
-                warnings.Add($"{budget.Name}: {note}");
-            }
         }
 
-        if (CountedRecordingCheck.StaleRecording(budget, measured) is { } stale)
-        {
-            if (Options.RecordingStrict)
-            {
-                var line = GateMessages.StrictRecording(stale);
-                return _recorder.Conclude(GateOutcome.Failed(budget, measured, $"{line}; {detail}", attribution, FailureCause.StaleRecording, line) with { Warnings = warnings });
-            }
-
-            warnings.Add(stale);
-        }
-
-        if (!met)
-        {
-            attribution = _changes.CountedGrowth(budget, measured, attribution, InclusiveAttribution.Of(measurement));
-        }
-
-        return Gate(budget, measured, detail, diagnose: null, known: attribution, warnings);
+        return Gate(budget, measured, detail, diagnose: null, known: CountAttribution.From(measurement, budget.Kind), _countRules,
+            new RecordedVersions(measurement.RuntimeVersion, measurement.ValgrindVersion),
+            overLimit: breakdown => _changes.CountedGrowth(budget, measured, breakdown, InclusiveAttribution.Of(measurement)));
     }
 
     /// <summary>
@@ -97,9 +70,7 @@ public sealed partial class BudgetGate
         var budget = _resolver.Growth(budgetName);
         var measured = growth.Exponent;
         var detail = GateMessages.CountedDetail(describe, growth.ToString());
-        var attribution = GrowthAttribution.From(growth);
-        return CountedRecordingCheck.OtherRuntime(budget, growth.Large.RuntimeVersion, measured, detail, attribution) is { } otherRuntime
-            ? _recorder.Conclude(otherRuntime)
-            : Gate(budget, measured, detail, diagnose: null, known: attribution);
+        return Gate(budget, measured, detail, diagnose: null, known: GrowthAttribution.From(growth), _growthRules,
+            new RecordedVersions(growth.Large.RuntimeVersion, growth.Large.ValgrindVersion));
     }
 }

@@ -18,13 +18,16 @@ namespace PerfBudgets;
 public sealed partial class BudgetGate
 {
     // Every check is the same short pipeline of the internal types in Gating/, each one job: resolve the budget
-    // (BudgetResolver), measure (a retry policy, CountedFigure), judge (BudgetJudge, CountedRecordingCheck), diagnose
-    // (DiagnosisRunner, AttributionChanges), then record and throw in one place (ResultRecorder), in the words of
-    // GateMessages. This file holds the plain checks; the counted, retried and paired ones are in the partials beside it.
+    // (BudgetResolver), measure (a retry policy, CountedFigure), judge (BudgetJudge), diagnose (DiagnosisRunner,
+    // AttributionChanges), conclude (GateRules: the warnings and strict failures, one small rule each), then record and
+    // throw in one place (ResultRecorder), in the words of GateMessages. This file holds the plain checks; the counted, retried and paired ones are in the partials beside it.
     private static readonly Lazy<BudgetGate> DefaultGate = new(() => Create(BudgetGateOptions.FromEnvironment()));
 
     private readonly BudgetResolver _resolver;
     private readonly BudgetJudge _judge;
+    private readonly GateRules _figureRules;
+    private readonly GateRules _countRules;
+    private readonly GateRules _growthRules;
     private readonly DiagnosisRunner _diagnosis;
     private readonly AttributionChanges _changes;
     private readonly ResultRecorder _recorder;
@@ -57,6 +60,9 @@ public sealed partial class BudgetGate
         Baseline = Options.BaselineFile is { } baseline ? BaselineResults.Load(baseline) : null;
         _resolver = new BudgetResolver(book, options.RequireOptimizedBuild);
         _judge = new BudgetJudge(book, Baseline, options);
+        _figureRules = GateRules.ForFigures(book, options);
+        _countRules = GateRules.ForCounts(book, options);
+        _growthRules = GateRules.ForGrowth(book, options);
         _diagnosis = new DiagnosisRunner(options.DiagnosisTimeout);
         _changes = new AttributionChanges(book, Baseline);
         // The run every result of this gate is recorded under in history.jsonl.
@@ -135,9 +141,10 @@ public sealed partial class BudgetGate
         Gate(_resolver.Get(budgetName), measured, detail, diagnose, known: null);
 
     // The pipeline every figure goes through once its budget is resolved and its figure measured: judge, diagnose a
-    // failure, then record, warn (the check's own warnings first) and throw in one place.
+    // failure, run the check's rules, then record, warn and throw in one place. A counted figure brings the versions it
+    // was counted with and its own diagnosis (its growth since the recording) for when it is over the limit.
     private BudgetResult Gate(Budget budget, double measured, string? detail, Func<Attribution>? diagnose, Attribution? known,
-        IReadOnlyList<string>? warnings = null)
+        GateRules? rules = null, RecordedVersions? countedWith = null, Func<Attribution, Attribution>? overLimit = null)
     {
         _resolver.EnsureOptimizedFor(budget);
         if (double.IsNaN(measured))
@@ -152,11 +159,11 @@ public sealed partial class BudgetGate
         var attribution = known ?? (diagnose is not null && (!judgement.Met || Options.DiagnoseAlways) ? _diagnosis.Run(diagnose) : null);
         if (attribution is not null && !judgement.Met)
         {
-            attribution = _changes.SinceReferences(budget, attribution);
+            attribution = _changes.SinceReferences(budget, overLimit is null ? attribution : overLimit(attribution));
         }
 
-        var outcome = _judge.Outcome(budget, measured, detail, attribution, judgement);
-        return _recorder.Conclude(warnings is { Count: > 0 } ? outcome with { Warnings = [.. warnings, .. outcome.Warnings] } : outcome);
+        var outcome = BudgetJudge.Outcome(budget, measured, detail, attribution, judgement);
+        return _recorder.Conclude((rules ?? _figureRules).Apply(outcome, new GateFacts(budget, measured, judgement, countedWith)));
     }
 
     /// <summary>

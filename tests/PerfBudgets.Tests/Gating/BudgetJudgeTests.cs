@@ -33,7 +33,7 @@ public sealed class BudgetJudgeTests : IDisposable
         var judgement = Judge().Weigh(budget, 100);
 
         judgement.Should().Be(new Judgement(Met: true, Comparison: null, Flagged: false, BudgetVerdict.Pass));
-        var outcome = Judge().Outcome(budget, 100, "detail", null, judgement);
+        var outcome = BudgetJudge.Outcome(budget, 100, "detail", null, judgement);
         (outcome.Cause, outcome.Warnings.Count, outcome.Result.Verdict, outcome.Result.Detail).Should().Be((null, 0, BudgetVerdict.Pass, "detail"));
     }
 
@@ -43,24 +43,37 @@ public sealed class BudgetJudgeTests : IDisposable
         var budget = _budgets.Book.Get("Base.Decode.CpuCost");
         var judge = Judge();
 
-        var outcome = judge.Outcome(budget, 300, null, null, judge.Weigh(budget, 300));
+        var outcome = BudgetJudge.Outcome(budget, 300, null, null, judge.Weigh(budget, 300));
 
         (outcome.Cause, outcome.Message, outcome.Result.Verdict).Should().Be((FailureCause.OverLimit, GateMessages.FailureLine(budget, 300), BudgetVerdict.Fail));
     }
 
     [Fact]
-    public void Worse_than_the_baseline_warns_or_under_a_strict_baseline_fails()
+    public void Worse_than_the_baseline_is_judged_a_warning_or_under_a_strict_baseline_a_failure()
     {
         var budget = _budgets.Book.Get("Base.Decode.CpuCost");
 
-        var lenient = Judge(baseline: true);
-        var warned = lenient.Outcome(budget, 123, null, null, lenient.Weigh(budget, 123));
-        (warned.Cause, warned.Result.Verdict).Should().Be((null, BudgetVerdict.Warn));
-        warned.Warnings.Should().Equal("Base.Decode.CpuCost: 123 cal/op is 31% worse than the baseline 94 (noise threshold 15%)");
+        var lenient = Judge(baseline: true).Weigh(budget, 123);
+        (lenient.Met, lenient.Flagged, lenient.Verdict).Should().Be((true, true, BudgetVerdict.Warn));
+        Judge(baseline: true, strict: true).Weigh(budget, 123).Verdict.Should().Be(BudgetVerdict.Fail);
+    }
 
-        var strict = Judge(baseline: true, strict: true);
-        var failed = strict.Outcome(budget, 123, null, null, strict.Weigh(budget, 123));
+    [Fact]
+    public void The_baseline_rule_says_the_warning_or_under_a_strict_baseline_fails_through_the_composite()
+    {
+        var budget = _budgets.Book.Get("Base.Decode.CpuCost");
+        const string Line = "Base.Decode.CpuCost: 123 cal/op is 31% worse than the baseline 94 (noise threshold 15%)";
+
+        var lenient = Judge(baseline: true).Weigh(budget, 123);
+        var warned = new GateRules([new BaselineRule(strict: false)]).Apply(BudgetJudge.Outcome(budget, 123, null, null, lenient), new GateFacts(budget, 123, lenient));
+        (warned.Cause, warned.Result.Verdict).Should().Be((null, BudgetVerdict.Warn));
+        warned.Warnings.Should().Equal(Line);
+
+        var strict = Judge(baseline: true, strict: true).Weigh(budget, 123);
+        var failed = new GateRules([new BaselineRule(strict: true)]).Apply(BudgetJudge.Outcome(budget, 123, "detail", null, strict), new GateFacts(budget, 123, strict));
         (failed.Cause, failed.Result.Verdict, failed.Warnings.Count).Should().Be((FailureCause.WorseThanBaseline, BudgetVerdict.Fail, 0));
-        failed.Message.Should().Be("Base.Decode.CpuCost: 123 cal/op is 31% worse than the baseline 94 (noise threshold 15%) [strict baseline]");
+        failed.Message.Should().Be($"{Line} [strict baseline]");
+        failed.Result.Detail.Should().Be($"{Line} [strict baseline]; detail");
+        failed.Result.Baseline.Should().NotBeNull("the comparison is recorded with the failure");
     }
 }

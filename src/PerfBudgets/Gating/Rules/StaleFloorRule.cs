@@ -7,8 +7,12 @@ namespace PerfBudgets.Gating;
 /// noise, would propose a higher one: the floor then lets a slowdown of more than the policy's slack pass. A warning
 /// only: the figure is timed on a shared machine, and a quiet machine is not a regression.
 /// </summary>
-internal sealed class StaleFloor(BudgetBook book, double floorFactor)
+internal sealed class StaleFloorRule(BudgetBook book, double floorFactor) : IGateRule
 {
+    /// <inheritdoc />
+    public RuleConclusion? Apply(GateFacts facts) =>
+        facts.Judgement.Met && Warning(facts.Budget, facts.Measured) is { } line ? RuleConclusion.Warning(line) : null;
+
     /// <summary>The warning for <paramref name="measured"/> against <paramref name="budget"/>'s floor, or null when the floor is not stale.</summary>
     public string? Warning(Budget budget, double measured)
     {
