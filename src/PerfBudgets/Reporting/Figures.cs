@@ -3,7 +3,7 @@ using System.Globalization;
 namespace PerfBudgets.Reporting;
 
 /// <summary>Formats measured figures the same way in failure messages and in the summary table.</summary>
-public static class Figures
+internal static class Figures
 {
     /// <summary>Whole numbers and large values with thousands separators; small fractions with up to three decimals.</summary>
     public static string Format(double value)

@@ -9,7 +9,7 @@ namespace PerfBudgets.Reporting.Storage;
 /// <c>{ "budgets": { "NAME": { "unit": "instructions/op", "methods": { "Type::Method": 123.45, … } } } }</c>.
 /// Written by the recorder with the counts in <c>budgets.json</c>; a failing counted budget names what grew since.
 /// </summary>
-public static class RecordedMethodsFile
+internal static class RecordedMethodsFile
 {
     /// <summary>
     /// The file's name, beside <c>budgets.json</c>: each counted budget's breakdown by method as recorded
