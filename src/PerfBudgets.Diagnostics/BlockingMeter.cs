@@ -3,6 +3,7 @@ using System.Diagnostics.Tracing;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing.Etlx;
 using PerfBudgets.Measuring;
+using PerfBudgets.Statistics;
 
 namespace PerfBudgets.Diagnostics;
 
@@ -230,8 +231,7 @@ public static class BlockingMeter
 
         if (firstSampleOfThread.Count > 0)
         {
-            gaps.Sort();
-            var median = gaps.Count > 0 ? gaps[gaps.Count / 2] : 1.0;
+            var median = gaps.Count > 0 ? Quantiles.Median(gaps) : 1.0;
             foreach (var key in firstSampleOfThread)
             {
                 blockedMs += median;

@@ -27,36 +27,8 @@ internal static class BlockingStack
     // IHost.Run and WaitForShutdown (WebApplication.Run calls them).
     private const string HostLifetimeWaits = "Microsoft.Extensions.Hosting.HostingAbstractionsHostExtensions.";
 
-    // Calls that take a thread off the CPU until something else happens. Matched as name prefixes of TraceEvent's
-    // "Namespace.Type.Method(args)" names; the outermost matching frame names the wait (Task.Wait, not the
-    // ManualResetEventSlim inside it).
-    private static readonly string[] Waits =
-    [
-        "System.Threading.Thread.Sleep",
-        "System.Threading.Thread.Join",
-        "System.Threading.Monitor.Enter",
-        "System.Threading.Monitor.ReliableEnter",
-        "System.Threading.Monitor.TryEnter",
-        "System.Threading.Monitor.Wait",
-        "System.Threading.Lock.Enter",
-        "System.Threading.Lock.TryEnter",
-        "System.Threading.WaitHandle.Wait",
-        "System.Threading.ManualResetEventSlim.Wait",
-        "System.Threading.SemaphoreSlim.Wait",
-        "System.Threading.CountdownEvent.Wait",
-        "System.Threading.ReaderWriterLockSlim.TryEnter",
-        "System.Threading.ReaderWriterLockSlim.Enter",
-        "System.Threading.Tasks.Task.Wait",
-        "System.Threading.Tasks.Task.InternalWait",
-        "System.Threading.Tasks.Task.SpinThenBlockingWait",
-        "System.Threading.Tasks.Task`1.get_Result",
-        "System.Threading.Tasks.Task`1.GetResultCore",
-        "System.Runtime.CompilerServices.TaskAwaiter.HandleNonSuccessAndDebuggerNotification",
-        "System.Runtime.CompilerServices.TaskAwaiter.GetResult",
-        "System.Runtime.CompilerServices.TaskAwaiter`1.GetResult",
-    ];
-
-    // The waits of these are a lock's enter: of a lock the platform entered, not the code's blocking.
+    // A lock's enter: waits to enter a lock, which are the platform's and not the code's blocking when the platform's
+    // own code entered the lock (IsPlatformEntered).
     private static readonly string[] LockEnters =
     [
         "System.Threading.Monitor.Enter",
@@ -66,6 +38,29 @@ internal static class BlockingStack
         "System.Threading.Lock.TryEnter",
         "System.Threading.ReaderWriterLockSlim.TryEnter",
         "System.Threading.ReaderWriterLockSlim.Enter",
+    ];
+
+    // Calls that take a thread off the CPU until something else happens: the lock enters and these. Matched as name
+    // prefixes of TraceEvent's "Namespace.Type.Method(args)" names; the outermost matching frame names the wait
+    // (Task.Wait, not the ManualResetEventSlim inside it).
+    private static readonly string[] Waits =
+    [
+        .. LockEnters,
+        "System.Threading.Thread.Sleep",
+        "System.Threading.Thread.Join",
+        "System.Threading.Monitor.Wait",
+        "System.Threading.WaitHandle.Wait",
+        "System.Threading.ManualResetEventSlim.Wait",
+        "System.Threading.SemaphoreSlim.Wait",
+        "System.Threading.CountdownEvent.Wait",
+        "System.Threading.Tasks.Task.Wait",
+        "System.Threading.Tasks.Task.InternalWait",
+        "System.Threading.Tasks.Task.SpinThenBlockingWait",
+        "System.Threading.Tasks.Task`1.get_Result",
+        "System.Threading.Tasks.Task`1.GetResultCore",
+        "System.Runtime.CompilerServices.TaskAwaiter.HandleNonSuccessAndDebuggerNotification",
+        "System.Runtime.CompilerServices.TaskAwaiter.GetResult",
+        "System.Runtime.CompilerServices.TaskAwaiter`1.GetResult",
     ];
 
     // Frames that are plumbing between the code that waited and the wait: skipped when naming the caller.
@@ -176,7 +171,7 @@ internal static class BlockingStack
         ArgumentNullException.ThrowIfNull(frames);
         for (var i = start; i < (end ?? frames.Count); i++)
         {
-            if (frames[i] != "?" && !Plumbing.Any(p => frames[i].StartsWith(p, StringComparison.Ordinal)))
+            if (frames[i] != "?" && !StartsWithAny(frames[i], Plumbing))
             {
                 return Short(frames[i]);
             }
