@@ -31,7 +31,7 @@ public sealed partial class BudgetGate
             detail = $"{note}; {detail}";
         }
 
-        return Gate(budget, measured, detail, diagnose: null, known: CountAttribution.From(measurement, budget.Kind), _countRules,
+        return CheckFigure(budget, measured, detail, diagnose: null, known: CountAttribution.From(measurement, budget.Kind), _countRules,
             new RecordedVersions(measurement.RuntimeVersion, measurement.ValgrindVersion),
             overLimit: breakdown => _changes.CountedGrowth(budget, measured, breakdown, InclusiveAttribution.Of(measurement)));
     }
@@ -70,7 +70,7 @@ public sealed partial class BudgetGate
         var budget = _resolver.Growth(budgetName);
         var measured = growth.Exponent;
         var detail = GateMessages.CountedDetail(describe, growth.ToString());
-        return Gate(budget, measured, detail, diagnose: null, known: GrowthAttribution.From(growth), _growthRules,
+        return CheckFigure(budget, measured, detail, diagnose: null, known: GrowthAttribution.From(growth), _growthRules,
             new RecordedVersions(growth.Large.RuntimeVersion, growth.Large.ValgrindVersion));
     }
 }

@@ -30,7 +30,7 @@ public sealed partial class BudgetGate
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxAttempts);
         var budget = _resolver.Get(budgetName);
         var (cost, detail) = LowestCostRetry.Measure(budget, measure, maxAttempts, describe);
-        return Gate(budget, cost, detail, diagnose, known: null);
+        return CheckFigure(budget, cost, detail, diagnose, known: null);
     }
 
     /// <summary>
@@ -56,7 +56,7 @@ public sealed partial class BudgetGate
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(checks);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxAttempts);
-        var attempts = await WallClockRetry.RunAsync(run, checks, maxAttempts, _resolver.Get, Options.MaxNeighbourCpuShare, Options.NeighbourWindow);
+        var attempts = await RepeatConfirmation.RunAsync(run, checks, maxAttempts, _resolver.Get, Options.MaxNeighbourCpuShare, Options.NeighbourWindow);
         if (attempts.BusyNeighbourShare is not { } share)
         {
             return CheckAll(attempts.Checks);

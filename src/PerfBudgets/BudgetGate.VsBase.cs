@@ -19,7 +19,7 @@ public sealed partial class BudgetGate
     {
         var budget = _resolver.Paired(budgetName);
         var check = VsBaseCheck(budget, comparison);
-        return Gate(budget, check.Measured, check.Detail, diagnose: null, known: null);
+        return CheckFigure(budget, check.Measured, check.Detail, diagnose: null, known: null);
     }
 
     /// <summary>
@@ -84,7 +84,7 @@ public sealed partial class BudgetGate
         BudgetCheck check;
         try
         {
-            check = WallClockRetry.RunAsync(
+            check = RepeatConfirmation.RunAsync(
                 () => Task.FromResult(measure(found)),
                 comparison => [VsBaseCheck(budget, comparison.BaseDescription is null ? comparison.WithBase(found.Description) : comparison)],
                 maxAttempts,
@@ -101,7 +101,7 @@ public sealed partial class BudgetGate
             check = new BudgetCheck(budgetName, double.NaN, e.Message);
         }
 
-        return Gate(budget, check.Measured, check.Detail, diagnose is null ? null : () => diagnose(found), known: null);
+        return CheckFigure(budget, check.Measured, check.Detail, diagnose is null ? null : () => diagnose(found), known: null);
     }
 
     /// <summary>

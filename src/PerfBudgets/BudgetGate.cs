@@ -138,12 +138,12 @@ public sealed partial class BudgetGate
     /// <returns>The recorded result when the budget is met.</returns>
     /// <exception cref="BudgetExceededException">The budget is broken (or not measured: <paramref name="measured"/> is NaN).</exception>
     public BudgetResult Check(string budgetName, double measured, string? detail = null, Func<Attribution>? diagnose = null) =>
-        Gate(_resolver.Get(budgetName), measured, detail, diagnose, known: null);
+        CheckFigure(_resolver.Get(budgetName), measured, detail, diagnose, known: null);
 
     // The pipeline every figure goes through once its budget is resolved and its figure measured: judge, diagnose a
     // failure, run the check's rules, then record, warn and throw in one place. A counted figure brings the versions it
     // was counted with and its own diagnosis (its growth since the recording) for when it is over the limit.
-    private BudgetResult Gate(Budget budget, double measured, string? detail, Func<Attribution>? diagnose, Attribution? known,
+    private BudgetResult CheckFigure(Budget budget, double measured, string? detail, Func<Attribution>? diagnose, Attribution? known,
         GateRules? rules = null, RecordedVersions? countedWith = null, Func<Attribution, Attribution>? overLimit = null)
     {
         _resolver.EnsureOptimizedFor(budget);
@@ -152,7 +152,7 @@ public sealed partial class BudgetGate
             // The run ended without the figure (a percentile over no answers): not measured, and a failure wherever it
             // runs, because the run itself broke; unlike NotMeasured, where the machine lacks a tool.
             var reason = GateMessages.NoFigure(detail);
-            return _recorder.Conclude(GateOutcome.Failed(budget, double.NaN, reason, attribution: null, FailureCause.NotMeasured, GateMessages.NotMeasured(budget, reason)));
+            return _recorder.RecordThenThrow(GateOutcome.Failed(budget, double.NaN, reason, attribution: null, FailureCause.NotMeasured, GateMessages.NotMeasured(budget, reason)));
         }
 
         var judgement = _judge.Weigh(budget, measured);
@@ -163,7 +163,7 @@ public sealed partial class BudgetGate
         }
 
         var outcome = BudgetJudge.Outcome(budget, measured, detail, attribution, judgement);
-        return _recorder.Conclude((rules ?? _figureRules).Apply(outcome, new GateFacts(budget, measured, judgement, countedWith)));
+        return _recorder.RecordThenThrow((rules ?? _figureRules).Apply(outcome, new GateFacts(budget, measured, judgement, countedWith)));
     }
 
     /// <summary>
@@ -195,7 +195,7 @@ public sealed partial class BudgetGate
                 : new GateOutcome(budget, GateOutcome.ResultOf(budget, double.NaN, BudgetVerdict.NotMeasured, reason)) { Skipped = true, Message = GateMessages.NotMeasured(budget, reason) };
             try
             {
-                _recorder.Conclude(outcome);
+                _recorder.RecordThenThrow(outcome);
             }
             catch (BudgetExceededException e)
             {

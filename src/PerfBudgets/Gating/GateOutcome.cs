@@ -5,7 +5,7 @@ namespace PerfBudgets.Gating;
 
 /// <summary>
 /// What the gate concluded about one figure before anything is written: the result to record, the warnings to give,
-/// and the failure to throw once the result is recorded. <see cref="ResultRecorder.Conclude"/> is the one place that
+/// and the failure to throw once the result is recorded. <see cref="ResultRecorder.RecordThenThrow"/> is the one place that
 /// acts on it, so every check records first and throws after, the same way.
 /// </summary>
 /// <param name="Budget">The budget judged.</param>

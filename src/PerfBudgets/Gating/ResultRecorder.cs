@@ -29,7 +29,7 @@ internal sealed class ResultRecorder(BudgetBook book, RunExporters exporters, Ru
     /// (<see cref="BudgetExceededException"/>) or its skip (<see cref="BudgetNotMeasuredException"/>); returns the recorded
     /// result when there is neither.
     /// </summary>
-    public BudgetResult Conclude(GateOutcome outcome)
+    public BudgetResult RecordThenThrow(GateOutcome outcome)
     {
         var recorded = Record(outcome.Result);
         foreach (var warning in outcome.Warnings)

@@ -29,7 +29,7 @@ public sealed class ResultRecorderTests : IDisposable
     {
         var budget = _budgets.Book.Get("Base.Decode.CpuCost");
 
-        var result = Recorder().Conclude(new GateOutcome(budget, GateOutcome.ResultOf(budget, 100, BudgetVerdict.Pass, null)) { Warnings = ["first", "second"] });
+        var result = Recorder().RecordThenThrow(new GateOutcome(budget, GateOutcome.ResultOf(budget, 100, BudgetVerdict.Pass, null)) { Warnings = ["first", "second"] });
 
         result.Noise.Should().Be(0.15, "the recorded entry carries its budget's noise threshold");
         Stored("Base.Decode.CpuCost").Should().BeEquivalentTo(result);
@@ -41,7 +41,7 @@ public sealed class ResultRecorderTests : IDisposable
     {
         var budget = _budgets.Book.Get("Base.Decode.CpuCost");
 
-        var act = () => Recorder().Conclude(GateOutcome.Failed(budget, 300, "detail", null, FailureCause.OverLimit, "the line"));
+        var act = () => Recorder().RecordThenThrow(GateOutcome.Failed(budget, 300, "detail", null, FailureCause.OverLimit, "the line"));
 
         var failure = act.Should().Throw<BudgetExceededException>().Which.Failures.Single();
         (failure.BudgetName, failure.Measured, failure.Limit, failure.Cause, failure.Message).Should().Be(("Base.Decode.CpuCost", 300, 150, FailureCause.OverLimit, "the line"));
@@ -53,7 +53,7 @@ public sealed class ResultRecorderTests : IDisposable
     {
         var budget = _budgets.Book.Get("Base.Decode.CpuCost");
 
-        var act = () => Recorder().Conclude(new GateOutcome(budget, GateOutcome.ResultOf(budget, double.NaN, BudgetVerdict.NotMeasured, "no tool")) { Skipped = true, Message = "skipped" });
+        var act = () => Recorder().RecordThenThrow(new GateOutcome(budget, GateOutcome.ResultOf(budget, double.NaN, BudgetVerdict.NotMeasured, "no tool")) { Skipped = true, Message = "skipped" });
 
         act.Should().Throw<BudgetNotMeasuredException>().WithMessage("skipped");
         Stored("Base.Decode.CpuCost").Verdict.Should().Be(BudgetVerdict.NotMeasured);

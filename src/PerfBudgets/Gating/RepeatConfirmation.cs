@@ -9,7 +9,7 @@ namespace PerfBudgets.Gating;
 /// a number of attempts. A busy neighbour only adds
 /// latency and takes rate away, while a regression breaks every attempt; a failed request is never repeated away.
 /// </summary>
-internal static class WallClockRetry
+internal static class RepeatConfirmation
 {
     /// <summary>
     /// The checks of the attempt that is final (the first that breaks nothing, breaks more than the wall clock, or is

@@ -4,14 +4,14 @@ using PerfBudgets.Tests.Support;
 
 namespace PerfBudgets.Tests.Gating;
 
-public sealed class WallClockRetryTests
+public sealed class RepeatConfirmationTests
 {
     private readonly BudgetBook _book = TestBudgets.Read("run-attempts");
 
     private async Task<IReadOnlyList<BudgetCheck>> Run(int maxAttempts, params (double P99, double Failed)[] runs)
     {
         var next = 0;
-        return (await WallClockRetry.RunAsync(
+        return (await RepeatConfirmation.RunAsync(
             () => Task.FromResult(runs[next++]),
             r => [new BudgetCheck("Run.P99Ms", r.P99, "p99"), new BudgetCheck("Run.FailedRequests", r.Failed)],
             maxAttempts,
