@@ -14,6 +14,9 @@ public static class StartupMeter
     // A refused connection comes back at once while the app is starting; this is the pause before the next try.
     private static readonly TimeSpan RetryPause = TimeSpan.FromMilliseconds(2);
 
+    // How long a killed launch may take to exit.
+    private static readonly TimeSpan ExitWait = TimeSpan.FromSeconds(10);
+
     /// <summary>
     /// Launches <paramref name="subject"/> and <paramref name="reference"/> alternately, <paramref name="launches"/>
     /// times each after one unmeasured launch of each (the first start of a program pays for the disk cache and the
@@ -117,8 +120,17 @@ public static class StartupMeter
         }
         finally
         {
+            // Bounded: a launch that will not die must not hang the test run (the next launch takes a port of its own).
             process.Kill(entireProcessTree: true);
-            await process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+            using var ended = new CancellationTokenSource(ExitWait);
+            try
+            {
+                await process.WaitForExitAsync(ended.Token).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                // Still going after the kill: left to the kernel, reported by nothing worse than a busy core.
+            }
         }
     }
 
