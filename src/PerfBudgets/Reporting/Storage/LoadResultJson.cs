@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using PerfBudgets.Load;
@@ -6,24 +5,27 @@ using PerfBudgets.Load;
 namespace PerfBudgets.Reporting.Storage;
 
 /// <summary>
-/// Writes a <see cref="LoadResult"/> as one entry of the <c>loads</c> array of <c>results.json</c>, and reads it back.
+/// Writes a <see cref="LoadResult"/> as one entry of the <c>loads</c> array of <c>results.json</c>, and reads it back,
+/// through <see cref="Entry"/>: the entry's shape, which System.Text.Json reads and writes.
 /// </summary>
 /// <remarks>
 /// The file keeps the names it has always had, so that a reader of an older version reads a newer file: <c>ok</c> is
 /// <see cref="LoadResult.Completed"/>, <c>achievedRate</c> is <see cref="LoadResult.RequestsPerSecond"/>,
 /// <c>rpsPerSecond</c> the per-second buckets, <c>latencyMs</c> an object of <c>p50</c> … <c>max</c>, and the status
 /// codes are keyed by their text. <c>copies</c> and <c>scheduled</c> are new; an older reader ignores them, and an
-/// entry written without them reads them as 0. Reading is tolerant: names in any case, numbers as text, a field
-/// missing reads as 0 (a missing latency as NaN, a missing model as empty), and only an entry without a scenario name
-/// or with a field of the wrong type is refused (<see cref="JsonException"/>). The rate is recomputed from the buckets:
-/// an entry without them reads a rate of 0.
+/// entry written without them reads them as 0. Reading is tolerant: names in any case, numbers as text (<c>"NaN"</c>
+/// included), a field missing or null reads as 0 (a missing latency as NaN, a missing model as empty), and only an
+/// entry without a scenario name or with a field of the wrong type is refused (<see cref="JsonException"/>). The rate
+/// is recomputed from the buckets: an entry without them reads a rate of 0.
 /// </remarks>
 internal sealed class LoadResultJson : JsonConverter<LoadResult>
 {
-    private static readonly JsonSerializerOptions MachineOptions = new()
+    private static readonly JsonSerializerOptions EntryOptions = new()
     {
         PropertyNameCaseInsensitive = true,
         PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+        // NaN and the infinities as the store writes them elsewhere (named literals), and numbers written as text.
+        NumberHandling = JsonNumberHandling.AllowReadingFromString | JsonNumberHandling.AllowNamedFloatingPointLiterals,
     };
 
     /// <inheritdoc />
@@ -31,67 +33,7 @@ internal sealed class LoadResultJson : JsonConverter<LoadResult>
     {
         ArgumentNullException.ThrowIfNull(writer);
         ArgumentNullException.ThrowIfNull(value);
-        writer.WriteStartObject();
-        writer.WriteString("scenario", value.Scenario);
-        writer.WriteString("model", value.Model);
-        writer.WriteString("phases", value.Phases);
-        writer.WriteNumber("copies", value.Copies);
-        writer.WritePropertyName("targetRate");
-        if (value.TargetRate is { } target)
-        {
-            Number(writer, target);
-        }
-        else
-        {
-            writer.WriteNullValue();
-        }
-
-        Number(writer, "achievedRate", value.RequestsPerSecond);
-        Number(writer, "measuredSeconds", value.MeasuredSeconds);
-        writer.WriteNumber("scheduled", value.Scheduled);
-        writer.WriteNumber("requests", value.Requests);
-        writer.WriteNumber("ok", value.Completed);
-        writer.WriteNumber("failed", value.Failed);
-        writer.WriteNumber("notSent", value.NotSent);
-        writer.WriteNumber("abandoned", value.Abandoned);
-        writer.WriteStartObject("latencyMs");
-        Number(writer, "p50", value.P50Ms);
-        Number(writer, "p75", value.P75Ms);
-        Number(writer, "p90", value.P90Ms);
-        Number(writer, "p95", value.P95Ms);
-        Number(writer, "p99", value.P99Ms);
-        Number(writer, "max", value.MaxMs);
-        writer.WriteEndObject();
-        Number(writer, "scheduleLagP99Ms", value.ScheduleLagP99Ms);
-        writer.WriteNumber("peakInFlight", value.PeakInFlight);
-        writer.WriteStartArray("rpsPerSecond");
-        foreach (var bucket in value.RequestsPerSecondBuckets)
-        {
-            Number(writer, bucket);
-        }
-
-        writer.WriteEndArray();
-        writer.WriteStartObject("statusCodes");
-        foreach (var (code, count) in value.StatusCodes.OrderBy(c => c.Key))
-        {
-            writer.WriteNumber(code.ToString(CultureInfo.InvariantCulture), count);
-        }
-
-        writer.WriteEndObject();
-        writer.WriteNumber("bytesSent", value.BytesSent);
-        writer.WriteNumber("bytesReceived", value.BytesReceived);
-        writer.WriteStartObject("errors");
-        foreach (var (error, count) in value.Errors)
-        {
-            writer.WriteNumber(error, count);
-        }
-
-        writer.WriteEndObject();
-        writer.WritePropertyName("timestampUtc");
-        JsonSerializer.Serialize(writer, value.TimestampUtc, options);
-        writer.WritePropertyName("machine");
-        JsonSerializer.Serialize(writer, value.Machine, MachineOptions);
-        writer.WriteEndObject();
+        JsonSerializer.Serialize(writer, Entry.Of(value), EntryOptions);
     }
 
     /// <inheritdoc />
@@ -109,97 +51,120 @@ internal sealed class LoadResultJson : JsonConverter<LoadResult>
             throw new JsonException($"a load entry is an object, not {entry.ValueKind}");
         }
 
-        var fields = new Dictionary<string, JsonElement>(StringComparer.OrdinalIgnoreCase);
-        foreach (var property in entry.EnumerateObject())
-        {
-            fields[property.Name] = property.Value;
-        }
+        var read = entry.Deserialize<Entry>(EntryOptions)!;
+        return string.IsNullOrEmpty(read.Scenario) ? throw new JsonException("a load entry without a scenario name") : read.ToResult();
+    }
 
-        var scenario = Text(fields, "scenario");
-        if (string.IsNullOrEmpty(scenario))
-        {
-            throw new JsonException("a load entry without a scenario name");
-        }
+    /// <summary>One entry of <c>loads</c>, field by field in the order they are written.</summary>
+    internal sealed record Entry
+    {
+        public string? Scenario { get; init; }
 
-        var latency = fields.TryGetValue("latencyMs", out var l) && l.ValueKind == JsonValueKind.Object
-            ? l.EnumerateObject().ToDictionary(p => p.Name, p => p.Value, StringComparer.OrdinalIgnoreCase)
-            : [];
-        return new LoadResult
+        public string? Model { get; init; }
+
+        public string? Phases { get; init; }
+
+        public int? Copies { get; init; }
+
+        // Null in a closed model, and written so.
+        public double? TargetRate { get; init; }
+
+        // Written for readers of the file; read back from the buckets, never from here.
+        public double? AchievedRate { get; init; }
+
+        public double? MeasuredSeconds { get; init; }
+
+        public long? Scheduled { get; init; }
+
+        public long? Requests { get; init; }
+
+        public long? Ok { get; init; }
+
+        public long? Failed { get; init; }
+
+        public long? NotSent { get; init; }
+
+        public long? Abandoned { get; init; }
+
+        public Latency? LatencyMs { get; init; }
+
+        public double? ScheduleLagP99Ms { get; init; }
+
+        public int? PeakInFlight { get; init; }
+
+        public IReadOnlyList<double>? RpsPerSecond { get; init; }
+
+        public IReadOnlyDictionary<int, long>? StatusCodes { get; init; }
+
+        public long? BytesSent { get; init; }
+
+        public long? BytesReceived { get; init; }
+
+        public IReadOnlyDictionary<string, long>? Errors { get; init; }
+
+        public DateTimeOffset? TimestampUtc { get; init; }
+
+        public MachineInfo? Machine { get; init; }
+
+        public static Entry Of(LoadResult load) => new()
         {
-            Scenario = scenario,
-            Model = Text(fields, "model") ?? string.Empty,
-            Phases = Text(fields, "phases") ?? string.Empty,
-            Copies = (int)Whole(fields, "copies"),
-            TargetRate = fields.TryGetValue("targetRate", out var t) && t.ValueKind != JsonValueKind.Null ? Number(t) : null,
-            MeasuredSeconds = Number(fields, "measuredSeconds", 0),
-            Scheduled = Whole(fields, "scheduled"),
-            Requests = Whole(fields, "requests"),
-            Completed = Whole(fields, "ok"),
-            Failed = Whole(fields, "failed"),
-            NotSent = Whole(fields, "notSent"),
-            Abandoned = Whole(fields, "abandoned"),
-            P50Ms = Number(latency, "p50", double.NaN),
-            P75Ms = Number(latency, "p75", double.NaN),
-            P90Ms = Number(latency, "p90", double.NaN),
-            P95Ms = Number(latency, "p95", double.NaN),
-            P99Ms = Number(latency, "p99", double.NaN),
-            MaxMs = Number(latency, "max", double.NaN),
-            ScheduleLagP99Ms = Number(fields, "scheduleLagP99Ms", 0),
-            PeakInFlight = (int)Whole(fields, "peakInFlight"),
-            RequestsPerSecondBuckets = Present(fields, "rpsPerSecond") is { ValueKind: JsonValueKind.Array } buckets
-                ? buckets.EnumerateArray().Select(Number).ToArray()
-                : [],
-            StatusCodes = Present(fields, "statusCodes") is { ValueKind: JsonValueKind.Object } codes
-                ? codes.EnumerateObject().ToDictionary(c => int.TryParse(c.Name, NumberStyles.Integer, CultureInfo.InvariantCulture, out var code) ? code : throw new JsonException($"status code '{c.Name}' is not a number"), c => (long)Number(c.Value))
-                : new Dictionary<int, long>(),
-            BytesSent = Whole(fields, "bytesSent"),
-            BytesReceived = Whole(fields, "bytesReceived"),
-            Errors = Present(fields, "errors") is { ValueKind: JsonValueKind.Object } errors
-                ? errors.EnumerateObject().ToDictionary(e => e.Name, e => (long)Number(e.Value), StringComparer.Ordinal)
-                : new Dictionary<string, long>(StringComparer.Ordinal),
-            TimestampUtc = Present(fields, "timestampUtc") is { } stamp ? stamp.Deserialize<DateTimeOffset>() : null,
-            Machine = Present(fields, "machine") is { } machine ? machine.Deserialize<MachineInfo>(MachineOptions) : null,
+            Scenario = load.Scenario,
+            Model = load.Model,
+            Phases = load.Phases,
+            Copies = load.Copies,
+            TargetRate = load.TargetRate,
+            AchievedRate = load.RequestsPerSecond,
+            MeasuredSeconds = load.MeasuredSeconds,
+            Scheduled = load.Scheduled,
+            Requests = load.Requests,
+            Ok = load.Completed,
+            Failed = load.Failed,
+            NotSent = load.NotSent,
+            Abandoned = load.Abandoned,
+            LatencyMs = new Latency(load.P50Ms, load.P75Ms, load.P90Ms, load.P95Ms, load.P99Ms, load.MaxMs),
+            ScheduleLagP99Ms = load.ScheduleLagP99Ms,
+            PeakInFlight = load.PeakInFlight,
+            RpsPerSecond = load.RequestsPerSecondBuckets,
+            StatusCodes = new SortedDictionary<int, long>(load.StatusCodes.ToDictionary()),
+            BytesSent = load.BytesSent,
+            BytesReceived = load.BytesReceived,
+            Errors = load.Errors,
+            TimestampUtc = load.TimestampUtc,
+            Machine = load.Machine,
+        };
+
+        public LoadResult ToResult() => new()
+        {
+            Scenario = Scenario!,
+            Model = Model ?? string.Empty,
+            Phases = Phases ?? string.Empty,
+            Copies = Copies ?? 0,
+            TargetRate = TargetRate,
+            MeasuredSeconds = MeasuredSeconds ?? 0,
+            Scheduled = Scheduled ?? 0,
+            Requests = Requests ?? 0,
+            Completed = Ok ?? 0,
+            Failed = Failed ?? 0,
+            NotSent = NotSent ?? 0,
+            Abandoned = Abandoned ?? 0,
+            P50Ms = LatencyMs?.P50 ?? double.NaN,
+            P75Ms = LatencyMs?.P75 ?? double.NaN,
+            P90Ms = LatencyMs?.P90 ?? double.NaN,
+            P95Ms = LatencyMs?.P95 ?? double.NaN,
+            P99Ms = LatencyMs?.P99 ?? double.NaN,
+            MaxMs = LatencyMs?.Max ?? double.NaN,
+            ScheduleLagP99Ms = ScheduleLagP99Ms ?? 0,
+            PeakInFlight = PeakInFlight ?? 0,
+            RequestsPerSecondBuckets = RpsPerSecond ?? [],
+            StatusCodes = StatusCodes ?? new Dictionary<int, long>(),
+            BytesSent = BytesSent ?? 0,
+            BytesReceived = BytesReceived ?? 0,
+            Errors = Errors ?? new Dictionary<string, long>(StringComparer.Ordinal),
+            TimestampUtc = TimestampUtc,
+            Machine = Machine,
         };
     }
 
-    private static JsonElement? Present(Dictionary<string, JsonElement> fields, string name) =>
-        fields.TryGetValue(name, out var value) && value.ValueKind != JsonValueKind.Null ? value : null;
-
-    private static string? Text(Dictionary<string, JsonElement> fields, string name) =>
-        Present(fields, name) is { } value
-            ? value.ValueKind == JsonValueKind.String ? value.GetString() : throw new JsonException($"'{name}' is not text")
-            : null;
-
-    private static long Whole(Dictionary<string, JsonElement> fields, string name) =>
-        Present(fields, name) is { } value ? (long)Number(value) : 0;
-
-    private static double Number(Dictionary<string, JsonElement> fields, string name, double missing) =>
-        Present(fields, name) is { } value ? Number(value) : missing;
-
-    // As the file has always been read: a number, or a number written as text ("NaN" included).
-    private static double Number(JsonElement value) => value.ValueKind switch
-    {
-        JsonValueKind.Number => value.GetDouble(),
-        JsonValueKind.String when double.TryParse(value.GetString(), NumberStyles.Float, CultureInfo.InvariantCulture, out var parsed) => parsed,
-        _ => throw new JsonException($"'{value}' is not a number"),
-    };
-
-    // NaN and the infinities as the store writes them elsewhere (named literals).
-    private static void Number(Utf8JsonWriter writer, double value)
-    {
-        if (double.IsFinite(value))
-        {
-            writer.WriteNumberValue(value);
-        }
-        else
-        {
-            writer.WriteStringValue(value.ToString(CultureInfo.InvariantCulture));
-        }
-    }
-
-    private static void Number(Utf8JsonWriter writer, string name, double value)
-    {
-        writer.WritePropertyName(name);
-        Number(writer, value);
-    }
+    /// <summary>The <c>latencyMs</c> object: the percentiles and the largest, in milliseconds.</summary>
+    internal sealed record Latency(double? P50, double? P75, double? P90, double? P95, double? P99, double? Max);
 }

@@ -54,4 +54,19 @@ public sealed class LoadResultJsonTests : IDisposable
         loads.Select(l => (l.Scenario, l.Copies, l.Completed)).Should().Equal(("Other", 0, 20L), ("S", 16, 19L));
         File.ReadAllText(store.ResultsPath).Should().Contain("\"aFieldOfALaterVersion\": 7", "an entry this version did not write is kept as it was");
     }
+
+    [Fact]
+    public void An_entry_reads_back_as_written_with_the_percentiles_a_run_did_not_have_as_NaN_text()
+    {
+        var load = LoadResultJson.Read(JsonDocument.Parse("""{ "scenario": "S", "rpsPerSecond": [3], "measuredSeconds": 1, "statusCodes": { "500": 1, "200": 2 } }""").RootElement);
+        var options = new JsonSerializerOptions { Converters = { new LoadResultJson() } };
+
+        var written = JsonSerializer.Serialize(load, options);
+
+        written.Should().Contain("\"p99\":\"NaN\"").And.Contain("\"statusCodes\":{\"200\":2,\"500\":1}").And.Contain("\"achievedRate\":3").And.Contain("\"targetRate\":null");
+        var back = JsonSerializer.Deserialize<LoadResult>(written, options)!;
+        (back.Scenario, back.RequestsPerSecond, back.P99Ms, back.StatusCodes.Count).Should().Be(("S", 3d, double.NaN, 2));
+        FluentActions.Invoking(() => LoadResultJson.Read(JsonDocument.Parse("""{ "scenario": "S", "statusCodes": { "OK": 1 } }""").RootElement)).Should().Throw<JsonException>();
+        LoadResultJson.Read(JsonDocument.Parse("""{ "Scenario": "S", "OK": "7", "requests": null }""").RootElement).Should().Match<LoadResult>(l => l.Completed == 7 && l.Requests == 0);
+    }
 }
