@@ -202,7 +202,8 @@ internal sealed partial class ChildProcess : IDisposable
         }
     }
 
-    private void Kill()
+    /// <summary>Kills the child's whole tree now and waits up to 5 s for it to end.</summary>
+    public void Kill()
     {
         try
         {

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using PerfBudgets.Processes;
 
 namespace PerfBudgets.Measuring;
 
@@ -13,9 +14,6 @@ public static class StartupMeter
 {
     // A refused connection comes back at once while the app is starting; this is the pause before the next try.
     private static readonly TimeSpan RetryPause = TimeSpan.FromMilliseconds(2);
-
-    // How long a killed launch may take to exit.
-    private static readonly TimeSpan ExitWait = TimeSpan.FromSeconds(10);
 
     /// <summary>
     /// Launches <paramref name="subject"/> and <paramref name="reference"/> alternately, <paramref name="launches"/>
@@ -74,30 +72,20 @@ public static class StartupMeter
         var (start, path) = launch(port);
         var uri = new Uri($"http://127.0.0.1:{port}{path}");
         var clock = Stopwatch.StartNew();
-        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {start.FileName}.");
+        // Through the package's one way to start a child: its output and error drained, its tree killed at the end.
+        using var child = ChildProcess.Start(start, $"the launch of {start.FileName} {string.Join(' ', start.ArgumentList)}");
+        var process = child.Process;
         try
         {
             var cpu = CpuClock.ForProcess(process.Id);
             await using var observer = attach is null ? null : await attach(process, cancellationToken).ConfigureAwait(false);
-            if (start.RedirectStandardOutput)
-            {
-                process.OutputDataReceived += (_, _) => { };
-                process.BeginOutputReadLine();
-            }
-
-            if (start.RedirectStandardError)
-            {
-                process.ErrorDataReceived += (_, _) => { };
-                process.BeginErrorReadLine();
-            }
-
             while (true)
             {
                 cancellationToken.ThrowIfCancellationRequested();
                 if (clock.Elapsed > timeout || process.HasExited)
                 {
                     throw new TimeoutException(process.HasExited
-                        ? $"{start.FileName} {string.Join(' ', start.ArgumentList)} exited ({process.ExitCode}) before answering {uri}."
+                        ? $"{child.Name} exited ({process.ExitCode}) before answering {uri}; its standard error ended: {child.StandardErrorTail}"
                         : $"{uri} did not answer 2xx within {timeout.TotalSeconds} s of its process's start.");
                 }
 
@@ -120,17 +108,8 @@ public static class StartupMeter
         }
         finally
         {
-            // Bounded: a launch that will not die must not hang the test run (the next launch takes a port of its own).
-            process.Kill(entireProcessTree: true);
-            using var ended = new CancellationTokenSource(ExitWait);
-            try
-            {
-                await process.WaitForExitAsync(ended.Token).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException)
-            {
-                // Still going after the kill: left to the kernel, reported by nothing worse than a busy core.
-            }
+            // At once, not after the grace a disposed child gets: the app would serve on until killed. Bounded.
+            child.Kill();
         }
     }
 
