@@ -31,9 +31,12 @@ public sealed partial class BudgetGate
             detail = $"{note}; {detail}";
         }
 
+        // What grew since the recording means something only on the recording's runtime; on another, the other-runtime
+        // rule fails the count whatever it is, and its breakdown is recorded as counted.
+        var comparable = budget.RecordedOn is not { } recordedOn || recordedOn.Runtime == measurement.RuntimeVersion;
         return CheckFigure(budget, measured, detail, diagnose: null, known: CountAttribution.From(measurement, budget.Kind), _countRules,
             new RecordedVersions(measurement.RuntimeVersion, measurement.ValgrindVersion),
-            overLimit: breakdown => _changes.CountedGrowth(budget, measured, breakdown, InclusiveAttribution.Of(measurement)));
+            overLimit: comparable ? breakdown => _changes.CountedGrowth(budget, measured, breakdown, InclusiveAttribution.Of(measurement)) : null);
     }
 
     /// <summary>

@@ -20,7 +20,8 @@ public sealed partial class BudgetGate
     // Every check is the same short pipeline of the internal types in Gating/, each one job: resolve the budget
     // (BudgetResolver), measure (a retry policy, CountedFigure), judge (BudgetJudge), diagnose (DiagnosisRunner,
     // AttributionChanges), conclude (GateRules: the warnings and strict failures, one small rule each), then record and
-    // throw in one place (ResultRecorder), in the words of GateMessages. This file holds the plain checks; the counted, retried and paired ones are in the partials beside it.
+    // throw in one place (ResultRecorder), in the words of GateMessages. This file holds the plain checks; the counted,
+    // retried and paired ones are in the partials beside it.
     private static readonly Lazy<BudgetGate> DefaultGate = new(() => Create(BudgetGateOptions.FromEnvironment()));
 
     private readonly BudgetResolver _resolver;

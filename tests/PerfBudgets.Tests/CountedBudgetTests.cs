@@ -66,6 +66,24 @@ public sealed class CountedBudgetTests : IDisposable
     }
 
     [Fact]
+    public void Counts_from_another_runtime_are_not_compared_with_a_recording_made_on_the_budgets_runtime()
+    {
+        var budgetsPath = _budgets.WriteBudgetFile();
+        RecordedMethodsFile.Write(Path.Combine(_budgets.Folder, RecordedMethodsFile.FileName), new Dictionary<string, IReadOnlyList<AttributionEntry>>
+        {
+            ["Demo.Instructions"] = [new("Demo::Hot", 600, "instructions/op", null), new("Demo::Cold", 400, "instructions/op", null)],
+        });
+        var store = _budgets.Store();
+        var gate = new BudgetGate(BudgetBook.Load(budgetsPath, "ci"), store, new BudgetGateOptions { RequireOptimizedBuild = false });
+
+        var act = () => gate.CheckCount("Demo.Instructions", Measured(102_000, 200, "3.19.0", "10.0.99", ("Demo::Hot", 620), ("Demo::Cold", 400)));
+
+        act.Should().Throw<BudgetExceededException>().Which.Message.Should().StartWith("Demo.Instructions: recorded on .NET");
+        var recorded = File.ReadAllText(store.ResultsPath);
+        recorded.Should().Contain("Demo::Hot").And.NotContain("grew since the recording", "a recording on another runtime says nothing of what grew");
+    }
+
+    [Fact]
     public void A_cycles_failure_names_the_methods_whose_estimated_cycles_grew_where_their_instructions_did_not()
     {
         // A cache regression: Demo::Hot runs the same instructions and misses more, so only its cycles grew.
