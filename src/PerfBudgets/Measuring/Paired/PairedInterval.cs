@@ -72,15 +72,64 @@ internal static class PairedInterval
         return Math.Max(1, (int)Math.Floor(mean - (z * sd) + 0.5));
     }
 
-    // Student's t quantile for df degrees of freedom, by the Cornish-Fisher expansion around the normal quantile to the
-    // third order (Abramowitz and Stegun 26.7.5): within 1% of the table from 3 degrees of freedom at 95% (3.16 for 3.18),
-    // and larger below, where no estimate of a spread from two or three values should be trusted anyway.
+    // Student's t quantile for df degrees of freedom: the CDF in closed form for whole degrees of freedom (Abramowitz
+    // and Stegun 26.7.3 and 26.7.4), inverted by bisection to 1e-9. Exact where an expansion is not: a sequential look at
+    // 98.75% over four pairs of processes needs 4.177, and the Cornish-Fisher expansion gives 4.111.
     internal static double StudentQuantile(double p, int df)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(df);
-        var z = NormalQuantile(p);
-        double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
-        return z + ((z3 + z) / (4.0 * df)) + (((5 * z5) + (16 * z3) + (3 * z)) / (96.0 * df * df)) + (((3 * z7) + (19 * z5) + (17 * z3) - (15 * z)) / (384.0 * df * df * df));
+        if (p is <= 0.5 or >= 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(p), p, "An upper quantile: 0.5 < p < 1.");
+        }
+
+        var (low, high) = (0.0, 1.0);
+        while (StudentCdf(high, df) < p)
+        {
+            (low, high) = (high, high * 2);
+        }
+
+        while (high - low > 1e-9 * high)
+        {
+            var middle = (low + high) / 2;
+            (low, high) = StudentCdf(middle, df) < p ? (middle, high) : (low, middle);
+        }
+
+        return (low + high) / 2;
+    }
+
+    // P(T <= t) for t >= 0: (1 + A(t|df)) / 2, where A is the probability of |T| < t.
+    internal static double StudentCdf(double t, int df)
+    {
+        var theta = Math.Atan(t / Math.Sqrt(df));
+        double cos2 = Math.Cos(theta) * Math.Cos(theta), sin = Math.Sin(theta);
+        double a;
+        if (df % 2 == 1)
+        {
+            // 2/π [θ + sinθ cosθ (1 + 2/3 cos²θ + ... + (2·4···(df-3))/(1·3···(df-2)) cos^(df-3)θ)]; θ alone for df = 1.
+            var (sum, term) = (0.0, 1.0);
+            for (var k = 1; k <= (df - 1) / 2; k++)
+            {
+                sum += term;
+                term *= 2.0 * k / ((2.0 * k) + 1) * cos2;
+            }
+
+            a = 2 / Math.PI * (theta + (sin * Math.Cos(theta) * sum));
+        }
+        else
+        {
+            // sinθ (1 + 1/2 cos²θ + (1·3)/(2·4) cos⁴θ + ... + (1·3···(df-3))/(2·4···(df-2)) cos^(df-2)θ).
+            var (sum, term) = (0.0, 1.0);
+            for (var k = 1; k <= df / 2; k++)
+            {
+                sum += term;
+                term *= ((2.0 * k) - 1) / (2.0 * k) * cos2;
+            }
+
+            a = sin * sum;
+        }
+
+        return (1 + a) / 2;
     }
 
     // Acklam's rational approximation of the standard normal quantile (relative error below 1.2e-9), for 0.5 < p < 1.

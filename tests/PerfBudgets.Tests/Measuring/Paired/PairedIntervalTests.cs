@@ -60,13 +60,18 @@ public sealed class PairedIntervalTests
     }
 
     [Theory]
-    [InlineData(3, 3.182)]
-    [InlineData(5, 2.571)]
-    [InlineData(10, 2.228)]
-    [InlineData(30, 2.042)]
-    public void Students_quantile_is_within_a_percent_of_the_table_from_three_degrees_of_freedom(int degreesOfFreedom, double table) =>
-        // The two-sided 95% points of Student's t (Abramowitz and Stegun, table 26.10).
-        PairedInterval.StudentQuantile(0.975, degreesOfFreedom).Should().BeApproximately(table, table * 0.01);
+    [InlineData(0.975, 1, 12.706)]
+    [InlineData(0.975, 2, 4.303)]
+    [InlineData(0.975, 3, 3.182)]
+    [InlineData(0.975, 5, 2.571)]
+    [InlineData(0.975, 10, 2.228)]
+    [InlineData(0.975, 30, 2.042)]
+    [InlineData(0.95, 7, 1.895)]
+    [InlineData(0.99, 3, 4.541)]
+    [InlineData(0.995, 15, 2.947)]
+    public void Students_quantile_is_the_tables_to_three_decimals(double p, int degreesOfFreedom, double table) =>
+        // Student's t (Abramowitz and Stegun, table 26.10), where the sequential looks' small counts of pairs need it.
+        PairedInterval.StudentQuantile(p, degreesOfFreedom).Should().BeApproximately(table, 0.0015);
 
     [Fact]
     public void Pairs_of_processes_that_disagree_widen_the_interval_to_their_spread()
