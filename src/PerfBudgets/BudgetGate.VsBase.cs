@@ -85,7 +85,7 @@ public sealed partial class BudgetGate
         try
         {
             check = RepeatConfirmation.RunAsync(
-                () => Task.FromResult(measure(found)),
+                () => Task.FromResult(measure(found.UnderLimit(budget.Limit))),
                 comparison => [VsBaseCheck(budget, comparison.BaseDescription is null ? comparison.WithBase(found.Description) : comparison)],
                 maxAttempts,
                 _resolver.Paired).GetAwaiter().GetResult().Checks[0];

@@ -48,6 +48,17 @@ public sealed class BudgetGateVsBaseTests : IDisposable
     }
 
     [Fact]
+    public void The_measure_is_handed_the_budgets_limit_so_that_its_rounds_can_stop_where_it_is_decided()
+    {
+        double? seen = null;
+
+        GateWithBase().CheckVsBase("Demo.Cpu.VsBase", b => { seen = b.BudgetLimit; return Pairs(1.0, 0.02); });
+
+        seen.Should().Be(1.03);
+        MadeUpBase.BudgetLimit.Should().BeNull("the gate hands a copy; the base it resolved is shared by every budget");
+    }
+
+    [Fact]
     public void A_pair_whose_builds_cannot_differ_passes_at_1_and_says_it_was_not_run()
     {
         var sameInputs = PairedComparison.SameInputs("units", "the head's inputs to App are the base's (a doc changed)");

@@ -55,6 +55,16 @@ public sealed partial class BaseBuild
     public string Directory { get; }
 
     /// <summary>
+    /// The limit on head ÷ base of the paired budget this base was handed to by <c>BudgetGate.CheckVsBase</c>; null
+    /// outside a gate's check. A comparison that spends its rounds adaptively (<see cref="PairedWorkloads"/>) runs
+    /// until its interval lies wholly on one side of it, so an adopter's measure needs no code for it.
+    /// </summary>
+    public double? BudgetLimit { get; private init; }
+
+    // This base, handed to the check of a budget with the given limit.
+    internal BaseBuild UnderLimit(double limit) => new(RepositoryRoot, Commit, Description, _keep, _sameTree) { BudgetLimit = limit };
+
+    /// <summary>
     /// Why the head's build of <paramref name="projectPath"/> cannot differ from the base's, or null when it can, or
     /// when that cannot be told. It cannot differ when no path that changed between the base commit and the working
     /// tree (tracked changes, and files not yet tracked in the project's folders) could be an input of the project or

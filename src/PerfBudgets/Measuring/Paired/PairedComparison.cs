@@ -20,18 +20,20 @@ public sealed class PairedComparison
         (Ratio, Lower, Upper) = PairedInterval.Ratio(baseRounds, headRounds, confidence);
     }
 
-    // A copy of source's rounds and estimate with another description, pairs of processes and interval.
-    private PairedComparison(PairedComparison source, string? baseDescription, IReadOnlyList<double> processPairRatios, double lower, double upper)
+    // A copy of source's rounds and estimate with another description, pairs of processes, interval and stop.
+    private PairedComparison(PairedComparison source, string? baseDescription, IReadOnlyList<double> processPairRatios, double lower, double upper,
+        double confidence, SequentialStop? stop)
     {
         Figure = source.Figure;
         BaseRounds = source.BaseRounds;
         HeadRounds = source.HeadRounds;
-        Confidence = source.Confidence;
+        Confidence = confidence;
         BaseDescription = baseDescription;
         WarmUpPairs = source.WarmUpPairs;
         Ratio = source.Ratio;
         ProcessPairRatios = processPairRatios;
         (Lower, Upper) = (lower, upper);
+        Stop = stop;
     }
 
     // A comparison that was not run: head ÷ base is 1 by construction, for the reason given.
@@ -86,6 +88,12 @@ public sealed class PairedComparison
     /// </summary>
     public string? NotRunBecause { get; }
 
+    /// <summary>
+    /// Where a comparison run adaptively under a limit stopped (<see cref="PairedRoundsOptions.MaxProcessPairs"/>), and
+    /// whether its interval had decided; null for a comparison of a fixed size.
+    /// </summary>
+    internal SequentialStop? Stop { get; }
+
     /// <summary>The median of the base build's rounds.</summary>
     public double BaseMedian => Quantiles.Median(BaseRounds);
 
@@ -96,7 +104,11 @@ public sealed class PairedComparison
     /// A copy paired with the base's description: the round functions do not know which commit the base was.
     /// </summary>
     public PairedComparison WithBase(string baseDescription) =>
-        NotRunBecause is null ? new(this, baseDescription, ProcessPairRatios, Lower, Upper) : this;
+        NotRunBecause is null ? new(this, baseDescription, ProcessPairRatios, Lower, Upper, Confidence, Stop) : this;
+
+    // This comparison, pooled at a look's confidence, reported at the design's: the look's interval is the wider one.
+    internal PairedComparison StoppedAt(SequentialStop stop, double confidence) =>
+        new(this, BaseDescription, ProcessPairRatios, Lower, Upper, confidence, stop);
 
     /// <summary>
     /// The comparison of a head whose build cannot differ from the base's (<see cref="BaseBuild.SameInputs"/> gave the
@@ -121,6 +133,13 @@ public sealed class PairedComparison
     public static PairedComparison Pooled(IReadOnlyList<PairedComparison> byProcessPair)
     {
         ArgumentNullException.ThrowIfNull(byProcessPair);
+        return Pooled(byProcessPair, byProcessPair.Count == 0 ? 0 : byProcessPair[0].Confidence);
+    }
+
+    // As Pooled, with the interval at intervalConfidence: a sequential look's, narrower in error than the design's.
+    internal static PairedComparison Pooled(IReadOnlyList<PairedComparison> byProcessPair, double intervalConfidence)
+    {
+        ArgumentNullException.ThrowIfNull(byProcessPair);
         if (byProcessPair.Count == 0)
         {
             throw new ArgumentException("Pooling needs at least one pair of processes' comparison.", nameof(byProcessPair));
@@ -139,7 +158,7 @@ public sealed class PairedComparison
         }
 
         var first = byProcessPair[0];
-        var all = new PairedComparison(first.Figure, [.. byProcessPair.SelectMany(c => c.BaseRounds)], [.. byProcessPair.SelectMany(c => c.HeadRounds)], first.Confidence)
+        var all = new PairedComparison(first.Figure, [.. byProcessPair.SelectMany(c => c.BaseRounds)], [.. byProcessPair.SelectMany(c => c.HeadRounds)], intervalConfidence)
         {
             WarmUpPairs = byProcessPair.Sum(c => c.WarmUpPairs),
         };
@@ -155,11 +174,11 @@ public sealed class PairedComparison
             var logs = ratios.Select(r => Math.Log(r)).ToList();
             var mean = logs.Average();
             var sd = Math.Sqrt(logs.Sum(l => (l - mean) * (l - mean)) / (logs.Count - 1));
-            var half = PairedInterval.StudentQuantile(1 - ((1 - first.Confidence) / 2), logs.Count - 1) * sd / Math.Sqrt(logs.Count);
+            var half = PairedInterval.StudentQuantile(1 - ((1 - intervalConfidence) / 2), logs.Count - 1) * sd / Math.Sqrt(logs.Count);
             (lower, upper) = (Math.Min(lower, Math.Exp(mean - half)), Math.Max(upper, Math.Exp(mean + half)));
         }
 
-        return new PairedComparison(all, all.BaseDescription, ratios, lower, upper);
+        return new PairedComparison(all, all.BaseDescription, ratios, lower, upper, intervalConfidence, stop: null);
     }
 
     /// <summary>The ratio, its interval and both builds' figures, on one line.</summary>
@@ -170,7 +189,6 @@ public sealed class PairedComparison
         $"({Figures.Format(BaseRounds.Min())}-{Figures.Format(BaseRounds.Max())}), head median {Figures.Format(HeadMedian)} " +
         $"({Figures.Format(HeadRounds.Min())}-{Figures.Format(HeadRounds.Max())})" +
         (ProcessPairRatios.Count == 0 ? string.Empty : $"; over {ProcessPairRatios.Count} pairs of processes, each head/base {string.Join(" ", ProcessPairRatios.Select(r => Figures.Format(r)))}") +
+        (Stop is null ? string.Empty : $"; {Stop}") +
         (BaseDescription is null ? string.Empty : $"; base {BaseDescription}");
-
-    // The book's median (the mean of the middle two of an even count); NaN for no rounds.
 }

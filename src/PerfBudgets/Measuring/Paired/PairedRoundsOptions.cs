@@ -31,9 +31,46 @@ public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, do
     /// </remarks>
     public int ProcessPairs { get; init; } = 8;
 
+    /// <summary>
+    /// For <see cref="PairedWorkloads"/> under a paired budget's limit (<see cref="BaseBuild.BudgetLimit"/>, which
+    /// <c>BudgetGate.CheckVsBase</c> sets): the most pairs of processes a comparison runs, 16 by default. It looks after
+    /// every <see cref="ProcessPairsPerLook"/> pairs and stops as soon as its interval lies wholly on one side of the
+    /// limit; while the interval straddles it, it runs on to this cap. Without a limit it runs <see cref="ProcessPairs"/>.
+    /// </summary>
+    /// <remarks>
+    /// Each look's interval is at the confidence <see cref="Confidence"/> split evenly among the looks (Bonferroni), so
+    /// the interval reported holds at <see cref="Confidence"/> however early the comparison stopped
+    /// (docs/paired-budgets.md, "Adaptive pairs of processes").
+    /// </remarks>
+    public int MaxProcessPairs { get; init; } = 16;
+
+    /// <summary>
+    /// For <see cref="PairedWorkloads"/> under a paired budget's limit: the pairs of processes between one look at the
+    /// interval and the next, 4 by default, at least 3 (the spread between pairs widens the interval from three).
+    /// </summary>
+    public int ProcessPairsPerLook { get; init; } = 4;
+
+    // The pairs of processes after which a comparison under a limit looks: every ProcessPairsPerLook, and the cap.
+    internal IReadOnlyList<int> Looks()
+    {
+        var looks = new List<int>();
+        for (var pairs = ProcessPairsPerLook; pairs < MaxProcessPairs; pairs += ProcessPairsPerLook)
+        {
+            looks.Add(pairs);
+        }
+
+        looks.Add(MaxProcessPairs);
+        return looks;
+    }
+
+    // Fewer pairs of processes than this show no spread between them to widen a look's interval by.
+    private const int MinimumPairsPerLook = 3;
+
     internal void Validate()
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(ProcessPairs);
+        ArgumentOutOfRangeException.ThrowIfLessThan(ProcessPairsPerLook, MinimumPairsPerLook);
+        ArgumentOutOfRangeException.ThrowIfLessThan(MaxProcessPairs, ProcessPairsPerLook);
         if (Pairs < PairedInterval.MinimumPairs)
         {
             throw new ArgumentOutOfRangeException(nameof(Pairs), Pairs, $"A paired comparison needs at least {PairedInterval.MinimumPairs} pairs for an interval.");

@@ -28,6 +28,10 @@ public static class PairedWorkloads
     /// <param name="arguments">The host's arguments: which workload it serves.</param>
     /// <param name="operations">Operations per round (a round should take tens of milliseconds or more).</param>
     /// <param name="options">Pairs, warm-up and confidence (<c>new PairedRoundsOptions()</c> for the defaults).</param>
+    /// <remarks>
+    /// Under a paired budget (<see cref="BaseBuild.BudgetLimit"/>, set by <c>BudgetGate.CheckVsBase</c>) the pairs of
+    /// processes are spent where the decision is close, as <see cref="CompareCpuTime(string, string, IReadOnlyList{string}, int, PairedRoundsOptions, double)"/> spends them.
+    /// </remarks>
     public static PairedComparison CompareCpuTime(BaseBuild baseBuild, string workloadProject, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options)
     {
         ArgumentNullException.ThrowIfNull(baseBuild);
@@ -38,7 +42,10 @@ public static class PairedWorkloads
         }
 
         var (baseHost, headHost) = Hosts(baseBuild, workloadProject);
-        return CompareCpuTime(baseHost, headHost, arguments, operations, options).WithBase(baseBuild.Description);
+        var comparison = baseBuild.BudgetLimit is { } limit
+            ? CompareCpuTime(baseHost, headHost, arguments, operations, options, limit)
+            : CompareCpuTime(baseHost, headHost, arguments, operations, options);
+        return comparison.WithBase(baseBuild.Description);
     }
 
     /// <summary>
@@ -89,6 +96,35 @@ public static class PairedWorkloads
         }
 
         return PairedComparison.Pooled(byProcessPair);
+    }
+
+    /// <summary>
+    /// As <see cref="CompareCpuTime(string, string, IReadOnlyList{string}, int, PairedRoundsOptions)"/>, spending pairs
+    /// of processes where the decision against <paramref name="limit"/> is close: it looks at the pooled interval after
+    /// every <see cref="PairedRoundsOptions.ProcessPairsPerLook"/> pairs and stops as soon as the interval lies wholly on
+    /// one side of the limit, or at <see cref="PairedRoundsOptions.MaxProcessPairs"/>. Each look's interval is at the
+    /// confidence split evenly among the looks, so the interval it stops with holds at <see cref="PairedRoundsOptions.Confidence"/>;
+    /// the comparison's text says where it stopped and why.
+    /// </summary>
+    /// <param name="baseHost">The base build's workload host (.dll).</param>
+    /// <param name="headHost">The head build's workload host (.dll).</param>
+    /// <param name="arguments">The hosts' arguments.</param>
+    /// <param name="operations">Operations per round.</param>
+    /// <param name="options">Pairs, warm-up, looks, cap and confidence.</param>
+    /// <param name="limit">The paired budget's limit on head ÷ base.</param>
+    public static PairedComparison CompareCpuTime(string baseHost, string headHost, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options, double limit)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(baseHost);
+        ArgumentException.ThrowIfNullOrEmpty(headHost);
+        ArgumentNullException.ThrowIfNull(arguments);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
+        ArgumentNullException.ThrowIfNull(options);
+        if (!(limit > 0 && double.IsFinite(limit)))
+        {
+            throw new ArgumentOutOfRangeException(nameof(limit), limit, "A limit on head ÷ base is a positive ratio.");
+        }
+
+        return SequentialPairs.Run(pair => CompareOnePair(baseHost, headHost, arguments, operations, options, baseFirst: pair % 2 == 0), options, limit);
     }
 
     private static PairedComparison CompareOnePair(string baseHost, string headHost, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options, bool baseFirst)
