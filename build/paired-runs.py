@@ -9,7 +9,9 @@ RUNS_DIR holds run-K.json (each run's results.json) and runs.csv. Writes:
   docs/data/paired-determinism[-NAME].csv: per paired budget over the runs: the estimates' median and range, the
       widest interval, the interval end nearest the limit, the limit, and the failed runs.
 The first line of each is '# ' + PROVENANCE, as the Docs target expects. With --with-earlier, the rows of an earlier
-series' paired-runs CSV (whose run files are gone) come first, and the determinism table is over both series.
+series' paired-runs CSV (whose run files are gone) come first, and the determinism table is over both series. With
+--adaptive (comparisons that spend pairs of processes until decided), both tables add the pairs of processes each
+comparison ran and where it stopped: the look that decided it, or the cap.
 """
 import csv
 import json
@@ -18,7 +20,9 @@ import statistics
 import sys
 from pathlib import Path
 
-DETAIL = re.compile(r"head/base ([0-9.]+), ([0-9.]+)% interval ([0-9.]+)-([0-9.]+) \(Hodges-Lehmann over (\d+) pairs after (\d+) of warm-up\)")
+PROCESSES = re.compile(r"over (\d+) pairs of processes")
+STOP = re.compile(r"(decided at look (\d+) of \d+|not decided at the cap)")
+DETAIL = re.compile(r"head/base ([0-9.]+), ([0-9.]+)% interval ([0-9.]+)-([0-9.]+) \((?:Hodges-Lehmann|Student's t over \d+ pairs of processes, the geometric mean of their Hodges-Lehmann estimates) over (\d+) pairs after (\d+) of warm-up\)")
 
 
 def main(argv):
@@ -26,6 +30,7 @@ def main(argv):
         sys.exit(__doc__)
     runs_dir, provenance = Path(argv[1]), argv[2]
     name = argv[argv.index("--name") + 1] if "--name" in argv else None
+    adaptive = "--adaptive" in argv
     suffix = f"-{name}" if name else ""
     conditions = {row["run"]: row["condition"] for row in csv.DictReader(open(runs_dir / "runs.csv"))}
     rows = earlier_rows(Path(argv[argv.index("--with-earlier") + 1])) if "--with-earlier" in argv else []
@@ -38,11 +43,15 @@ def main(argv):
             if not match:
                 continue
             estimate, _, lower, upper, pairs, warm = match.groups()
+            processes = PROCESSES.search(result["detail"])
+            stop = STOP.search(result["detail"])
             rows.append({
                 "run": run, "condition": conditions.get(run, ""), "budget": result["budget"], "kind": result["kind"],
                 "head_/_base": float(estimate), "lower": float(lower), "upper": float(upper),
                 "width": float(upper) / float(lower) - 1, "pairs": int(pairs), "warm-up_pairs": int(warm),
                 "limit": result["limit"], "verdict": result["verdict"],
+                "processes": int(processes.group(1)) if processes else 1,
+                "stopped": (f"look {stop.group(2)}" if stop.group(2) else "cap") if stop else "",
             })
     # An earlier series and a later one may fill each other's gaps: the rows go by run.
     rows.sort(key=lambda r: int(r["run"]))
@@ -50,14 +59,17 @@ def main(argv):
     with open(out / f"paired-runs{suffix}.csv", "w", newline="") as f:
         f.write(f"# {provenance}\n")
         writer = csv.writer(f)
-        writer.writerow(["run", "condition", "budget", "head_/_base", "interval", "width", "limit", "verdict"])
+        writer.writerow(["run", "condition", "budget", "head_/_base", "interval", "width", "limit", "verdict"]
+                        + (["pairs_of_processes", "stopped"] if adaptive else []))
         for r in rows:
             writer.writerow([r["run"], r["condition"], f"`{r['budget']}`", f"{r['head_/_base']:.3f}",
-                             f"{r['lower']:.3f}-{r['upper']:.3f}", f"{r['width'] * 100:.1f}%", r["limit"], r["verdict"]])
+                             f"{r['lower']:.3f}-{r['upper']:.3f}", f"{r['width'] * 100:.1f}%", r["limit"], r["verdict"]]
+                            + ([r["processes"], r["stopped"]] if adaptive else []))
     with open(out / f"paired-determinism{suffix}.csv", "w", newline="") as f:
         f.write(f"# {provenance}\n")
         writer = csv.writer(f)
-        writer.writerow(["budget", "runs", "head_/_base_median", "min_/_max", "widest_interval_quiet", "widest_interval_busy", "nearest_end_to_the_limit", "limit", "failed"])
+        writer.writerow(["budget", "runs", "head_/_base_median", "min_/_max", "widest_interval_quiet", "widest_interval_busy", "nearest_end_to_the_limit", "limit", "failed"]
+                        + (["pairs_of_processes_median_(min-max)", "decided_before_the_cap", "intervals_holding_1"] if adaptive else []))
         for budget in sorted({r["budget"] for r in rows}):
             mine = [r for r in rows if r["budget"] == budget]
             ceiling = mine[0]["kind"] == "vs-base-ratio-max"
@@ -68,7 +80,10 @@ def main(argv):
                              f"{min(r['head_/_base'] for r in mine):.3f} / {max(r['head_/_base'] for r in mine):.3f}",
                              f"{max(quiet) * 100:.1f}%" if quiet else "", f"{max(busy) * 100:.1f}%" if busy else "",
                              f"{near:.3f} ({'lower' if ceiling else 'upper'})", mine[-1]["limit"],
-                             sum(1 for r in mine if r["verdict"] != "pass")])
+                             sum(1 for r in mine if r["verdict"] != "pass")]
+                            + ([f"{statistics.median(r['processes'] for r in mine):g} ({min(r['processes'] for r in mine)}-{max(r['processes'] for r in mine)})",
+                                sum(1 for r in mine if r["stopped"].startswith("look")),
+                                sum(1 for r in mine if r["lower"] <= 1 <= r["upper"])] if adaptive else []))
 
 
 def earlier_rows(path):

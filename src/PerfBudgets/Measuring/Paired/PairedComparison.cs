@@ -22,7 +22,7 @@ public sealed class PairedComparison
 
     // A copy of source's rounds and estimate with another description, pairs of processes, interval and stop.
     private PairedComparison(PairedComparison source, string? baseDescription, IReadOnlyList<double> processPairRatios, double lower, double upper,
-        double confidence, SequentialStop? stop)
+        double confidence, SequentialStop? stop, double? ratio = null)
     {
         Figure = source.Figure;
         BaseRounds = source.BaseRounds;
@@ -30,7 +30,7 @@ public sealed class PairedComparison
         Confidence = confidence;
         BaseDescription = baseDescription;
         WarmUpPairs = source.WarmUpPairs;
-        Ratio = source.Ratio;
+        Ratio = ratio ?? source.Ratio;
         ProcessPairRatios = processPairRatios;
         (Lower, Upper) = (lower, upper);
         Stop = stop;
@@ -64,7 +64,10 @@ public sealed class PairedComparison
     /// <summary>Which commit the base was, and why that one (<see cref="BaseBuild.Description"/>), when known.</summary>
     public string? BaseDescription { get; }
 
-    /// <summary>Head ÷ base: the Hodges-Lehmann estimate over the pairs' ratios; NaN with fewer than six usable pairs.</summary>
+    /// <summary>
+    /// Head ÷ base: the Hodges-Lehmann estimate over the pairs' ratios (pooled over three pairs of processes or more, the
+    /// geometric mean of theirs); NaN with fewer than six usable pairs.
+    /// </summary>
     public double Ratio { get; }
 
     /// <summary>The interval's lower end.</summary>
@@ -104,11 +107,11 @@ public sealed class PairedComparison
     /// A copy paired with the base's description: the round functions do not know which commit the base was.
     /// </summary>
     public PairedComparison WithBase(string baseDescription) =>
-        NotRunBecause is null ? new(this, baseDescription, ProcessPairRatios, Lower, Upper, Confidence, Stop) : this;
+        NotRunBecause is null ? new(this, baseDescription, ProcessPairRatios, Lower, Upper, Confidence, Stop, Ratio) : this;
 
     // This comparison, pooled at a look's confidence, reported at the design's: the look's interval is the wider one.
     internal PairedComparison StoppedAt(SequentialStop stop, double confidence) =>
-        new(this, BaseDescription, ProcessPairRatios, Lower, Upper, confidence, stop);
+        new(this, BaseDescription, ProcessPairRatios, Lower, Upper, confidence, stop, Ratio);
 
     /// <summary>
     /// The comparison of a head whose build cannot differ from the base's (<see cref="BaseBuild.SameInputs"/> gave the
@@ -119,9 +122,9 @@ public sealed class PairedComparison
     public static PairedComparison SameInputs(string figure, string reason) => new(figure, reason);
 
     /// <summary>
-    /// The rounds of several pairs of processes as one comparison: the estimate over all their rounds, and an interval
-    /// at least as wide as the spread between the pairs' own estimates allows (Student's t over their logarithms, three
-    /// pairs or more), since each pair of processes carries luck of its own that its rounds cannot show.
+    /// The rounds of several pairs of processes as one comparison. From three pairs the pair of processes is the unit,
+    /// since each carries luck of its own that its rounds cannot show: the estimate is the geometric mean of the pairs'
+    /// own estimates and the interval Student's t over their logarithms. With two, the rounds' interval over all of them.
     /// </summary>
     /// <remarks>
     /// For comparisons whose processes the caller starts (two servers under <see cref="PairedHttpLoad"/>, two apps
@@ -168,24 +171,29 @@ public sealed class PairedComparison
         }
 
         var ratios = byProcessPair.Select(c => c.Ratio).ToList();
-        var (lower, upper) = (all.Lower, all.Upper);
-        if (ratios.Count >= 3 && ratios.All(r => r > 0 && double.IsFinite(r)) && double.IsFinite(all.Ratio))
+        if (ratios.Count < MinimumPairsForSpread || !ratios.All(r => r > 0 && double.IsFinite(r)))
         {
-            var logs = ratios.Select(r => Math.Log(r)).ToList();
-            var mean = logs.Average();
-            var sd = Math.Sqrt(logs.Sum(l => (l - mean) * (l - mean)) / (logs.Count - 1));
-            var half = PairedInterval.StudentQuantile(1 - ((1 - intervalConfidence) / 2), logs.Count - 1) * sd / Math.Sqrt(logs.Count);
-            (lower, upper) = (Math.Min(lower, Math.Exp(mean - half)), Math.Max(upper, Math.Exp(mean + half)));
+            return new PairedComparison(all, all.BaseDescription, ratios, all.Lower, all.Upper, intervalConfidence, stop: null);
         }
 
-        return new PairedComparison(all, all.BaseDescription, ratios, lower, upper, intervalConfidence, stop: null);
+        // The pair of processes is the unit: its rounds share its luck, so pooling them as if each were independent
+        // gives an interval that is too narrow where the pairs disagree and too wide where a few rounds were disturbed.
+        var logs = ratios.Select(r => Math.Log(r)).ToList();
+        var mean = logs.Average();
+        var sd = Math.Sqrt(logs.Sum(l => (l - mean) * (l - mean)) / (logs.Count - 1));
+        var half = PairedInterval.StudentQuantile(1 - ((1 - intervalConfidence) / 2), logs.Count - 1) * sd / Math.Sqrt(logs.Count);
+        return new PairedComparison(all, all.BaseDescription, ratios, Math.Exp(mean - half), Math.Exp(mean + half), intervalConfidence, stop: null, Math.Exp(mean));
     }
+
+    // From three pairs of processes their spread is estimated; with fewer, the rounds' interval is all there is.
+    private const int MinimumPairsForSpread = 3;
 
     /// <summary>The ratio, its interval and both builds' figures, on one line.</summary>
     public override string ToString() => NotRunBecause is not null
         ? $"not run: {NotRunBecause}; head/base is 1 by construction"
         : $"head/base {Figures.Format(Ratio)}, {Figures.Format(Confidence * 100)}% interval {Figures.Format(Lower)}-{Figures.Format(Upper)} " +
-        $"(Hodges-Lehmann over {BaseRounds.Count} pairs after {WarmUpPairs} of warm-up); {Figure}: base median {Figures.Format(BaseMedian)} " +
+        $"({(ProcessPairRatios.Count >= MinimumPairsForSpread ? $"Student's t over {ProcessPairRatios.Count} pairs of processes, the geometric mean of their Hodges-Lehmann estimates" : "Hodges-Lehmann")} " +
+        $"over {BaseRounds.Count} pairs after {WarmUpPairs} of warm-up); {Figure}: base median {Figures.Format(BaseMedian)} " +
         $"({Figures.Format(BaseRounds.Min())}-{Figures.Format(BaseRounds.Max())}), head median {Figures.Format(HeadMedian)} " +
         $"({Figures.Format(HeadRounds.Min())}-{Figures.Format(HeadRounds.Max())})" +
         (ProcessPairRatios.Count == 0 ? string.Empty : $"; over {ProcessPairRatios.Count} pairs of processes, each head/base {string.Join(" ", ProcessPairRatios.Select(r => Figures.Format(r)))}") +

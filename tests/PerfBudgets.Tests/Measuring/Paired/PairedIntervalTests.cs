@@ -96,6 +96,24 @@ public sealed class PairedIntervalTests
     }
 
     [Fact]
+    public void Pairs_of_processes_that_agree_give_a_narrow_interval_however_their_rounds_scatter()
+    {
+        // Four pairs whose rounds scatter by ±20% about their own estimates (1.00, 1.01, 0.99, 1.00): the pair is the
+        // unit, so their agreement bounds the pooled estimate, not the rounds pooled as if each were independent.
+        PairedComparison Pair(double ratio) => new("units", [.. Enumerable.Repeat(100.0, 10)],
+            [.. Enumerable.Range(0, 10).Select(i => 100 * ratio * (1 + (((i % 5) - 2) * 0.1)))], 0.9);
+        var pairs = new[] { Pair(1.00), Pair(1.01), Pair(0.99), Pair(1.00) };
+        var roundsAsIfIndependent = new PairedComparison("units", [.. pairs.SelectMany(p => p.BaseRounds)], [.. pairs.SelectMany(p => p.HeadRounds)], 0.9);
+
+        var pooled = PairedComparison.Pooled(pairs);
+
+        pooled.Ratio.Should().BeApproximately(Math.Exp(pairs.Average(p => Math.Log(p.Ratio))), 1e-12, "the geometric mean of the pairs' estimates");
+        (pooled.Upper / pooled.Lower).Should().BeLessThan(1.03);
+        (roundsAsIfIndependent.Upper / roundsAsIfIndependent.Lower).Should().BeGreaterThan(1.09);
+        pooled.ToString().Should().Contain("90% interval").And.Contain("(Student's t over 4 pairs of processes, the geometric mean of their Hodges-Lehmann estimates over 40 pairs after 0 of warm-up)");
+    }
+
+    [Fact]
     public void Pooling_refuses_nothing_and_comparisons_of_different_figures()
     {
         PairedComparison Pair(string figure, double confidence) => new(figure, [.. Enumerable.Repeat(100.0, 8)], [.. Enumerable.Repeat(101.0, 8)], confidence);
