@@ -114,13 +114,13 @@ internal sealed class CountStore
     /// Stores a counted run under <paramref name="key"/>: its standard output, its dumps, its perf map and the digest of
     /// every file outside <paramref name="hostDirectory"/> that the host listed in <paramref name="mappedFilesList"/>.
     /// Nothing is stored when the host wrote no list or a file it mapped is gone; a store that cannot be written only
-    /// means the next run counts again.
+    /// means the next run counts again. Answers null when stored, else why not, for the measurement's detail.
     /// </summary>
-    public void Save(string key, string hostDirectory, string mappedFilesList, string standardOutput, IEnumerable<string> dumpFiles, string? perfMapFile)
+    public string? Save(string key, string hostDirectory, string mappedFilesList, string standardOutput, IEnumerable<string> dumpFiles, string? perfMapFile)
     {
         if (!File.Exists(mappedFilesList))
         {
-            return;
+            return $"the host listed no file it mapped ({CountKey.MappedFilesVariable}: a host built against an older PerfBudgets, or one that did not measure through InstructionRegion)";
         }
 
         var host = Path.GetFullPath(hostDirectory) + Path.DirectorySeparatorChar;
@@ -135,7 +135,7 @@ internal sealed class CountStore
 
             if (!File.Exists(path))
             {
-                return;
+                return $"a file the host mapped is gone: {path}";
             }
 
             mapped.Add(new MappedFile(path, CountKey.Digest(path)));
@@ -169,10 +169,12 @@ internal sealed class CountStore
 
             System.IO.Directory.Move(incoming, entry);
             Prune();
+            return null;
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             // Another run stored the same key at the same moment, or the folder is not writable: the next run counts again.
+            return $"the store {Directory} could not be written: {e.Message}";
         }
         finally
         {

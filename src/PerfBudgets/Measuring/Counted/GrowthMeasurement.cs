@@ -59,7 +59,8 @@ public sealed record GrowthMeasurement(
             $"{SmallSize:#,0.##} → {LargeSize:#,0.##} {Item}s (x{SizeRatio:#,0.##}): {small:#,0.#} → {large:#,0.#} instructions/op (x{CostRatio:#,0.##}), exponent {Exponent:0.####}; {small / SmallSize:#,0.#} → {large / LargeSize:#,0.#} instructions/{Item}; .NET {Large.RuntimeVersion}, valgrind {Large.ValgrindVersion}{Reuse()}");
     }
 
-    // Where the counts were reused from, once for both sizes when one run counted them.
+    // Where the counts were reused from, or why they were not stored, once for both sizes when one run counted them.
     private string Reuse() =>
-        string.Concat(new[] { Small.Reused, Large.Reused }.OfType<ReusedCount>().Distinct().Select(r => $"; {r}"));
+        string.Concat(new[] { Small.Reused, Large.Reused }.OfType<ReusedCount>().Distinct().Select(r => $"; {r}")) +
+        string.Concat(new[] { Small.NotStoredBecause, Large.NotStoredBecause }.OfType<string>().Distinct().Select(r => $"; counted, not stored for reuse: {r}"));
 }

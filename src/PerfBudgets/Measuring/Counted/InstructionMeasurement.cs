@@ -51,6 +51,12 @@ public sealed record InstructionMeasurement
     public ReusedCount? Reused { get; init; }
 
     /// <summary>
+    /// Why counts taken in this run were not stored for a later run to reuse (<see cref="InstructionMeter.RunProcess"/>),
+    /// which the detail states: the next run will count them again. Null when stored, reused, or counted another way.
+    /// </summary>
+    internal string? NotStoredBecause { get; init; }
+
+    /// <summary>
     /// The gated figure: instructions per operation of the repetition with the fewest. Work that lands in one
     /// repetition only (a timer, a collection) can only add, while a change to the code adds to every one.
     /// </summary>
@@ -93,7 +99,7 @@ public sealed record InstructionMeasurement
             ? string.Create(CultureInfo.InvariantCulture, $", ~{estimate:#,0} estimated cycles/op")
             : string.Empty;
         return string.Create(CultureInfo.InvariantCulture,
-            $"{InstructionsPerOperation:#,0.#} instructions/op, the smallest of {InstructionsByRepetition.Count} repetitions of {OperationsPerRepetition:N0} ops each (spread {InstructionSpread:0.###%}), {SystemCallsPerOperation:#,0.##} syscalls/op{cycles}; .NET {RuntimeVersion}, valgrind {ValgrindVersion}{(Reused is null ? string.Empty : $"; {Reused}")}");
+            $"{InstructionsPerOperation:#,0.#} instructions/op, the smallest of {InstructionsByRepetition.Count} repetitions of {OperationsPerRepetition:N0} ops each (spread {InstructionSpread:0.###%}), {SystemCallsPerOperation:#,0.##} syscalls/op{cycles}; .NET {RuntimeVersion}, valgrind {ValgrindVersion}{(Reused is null ? string.Empty : $"; {Reused}")}{(NotStoredBecause is null ? string.Empty : $"; counted, not stored for reuse: {NotStoredBecause}")}");
     }
 }
 

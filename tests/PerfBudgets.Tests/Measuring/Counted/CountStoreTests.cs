@@ -89,9 +89,25 @@ public sealed class CountStoreTests : IDisposable
         var store = new CountStore(Path.Combine(_folder.Path, "store"), lookUp: true);
         var key = CountKey.Of(CountKeyTests.Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output);
 
-        store.Save(key, Host, Path.Combine(_folder.Path, "no-list"), "out", [Path.Combine(Vectors, "callgrind.out.sample")], perfMapFile: null);
+        var notStored = store.Save(key, Host, Path.Combine(_folder.Path, "no-list"), "out", [Path.Combine(Vectors, "callgrind.out.sample")], perfMapFile: null);
 
         store.TryLoad(key).Should().BeNull("without the files it mapped, nothing says the run's inputs are unchanged");
+        notStored.Should().StartWith("the host listed no file it mapped (PERFBUDGETS_MAPPED_FILES");
+    }
+
+    [Fact]
+    public void A_host_whose_mapped_file_is_gone_is_not_stored_and_says_which()
+    {
+        var store = new CountStore(Path.Combine(_folder.Path, "store"), lookUp: true);
+        var key = CountKey.Of(CountKeyTests.Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output);
+        var list = Path.Combine(_folder.Path, "mapped-files");
+        var gone = "/perfbudgets-test-not-there/libgone.so";
+        File.WriteAllLines(list, [Runtime, gone]);
+
+        var notStored = store.Save(key, Host, list, "out", [Path.Combine(Vectors, "callgrind.out.sample")], perfMapFile: null);
+
+        notStored.Should().Be($"a file the host mapped is gone: {gone}");
+        store.TryLoad(key).Should().BeNull();
     }
 
     [Fact]
@@ -111,7 +127,8 @@ public sealed class CountStoreTests : IDisposable
         var key = CountKey.Of(CountKeyTests.Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output);
         var list = Path.Combine(_folder.Path, "mapped-files");
         File.WriteAllLines(list, [Runtime, Path.Combine(Host, "Workloads.dll"), "/memfd:doublemapper (deleted)", Path.Combine(Path.GetTempPath(), "vgdb-pipe-1")]);
-        store.Save(key, Host, list, "workload Demo.Work check ok\n", [Path.Combine(Vectors, "callgrind.out.sample")], Path.Combine(Vectors, "perf-calls.map"));
+        store.Save(key, Host, list, "workload Demo.Work check ok\n", [Path.Combine(Vectors, "callgrind.out.sample")], Path.Combine(Vectors, "perf-calls.map"))
+            .Should().BeNull("a run whose mapped files are all there is stored");
         return key;
     }
 }

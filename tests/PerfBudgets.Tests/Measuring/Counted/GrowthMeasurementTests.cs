@@ -74,6 +74,17 @@ public sealed class GrowthMeasurementTests
     }
 
     [Fact]
+    public void Counts_that_were_not_stored_for_reuse_say_why_once()
+    {
+        const string why = "a file the host mapped is gone: /lib/libgone.so";
+        var small = Counted(10, 9_000, 9_500) with { NotStoredBecause = why };
+
+        new GrowthMeasurement("Demo", small, 9, Counted(1, 1_000_000, 1_200_000) with { NotStoredBecause = why }, 1_000, "employee")
+            .ToString().Should().EndWith($"valgrind 3.19.0; counted, not stored for reuse: {why}");
+        small.ToString().Should().EndWith($"; counted, not stored for reuse: {why}", "the next run will count it again, and the detail says so");
+    }
+
+    [Fact]
     public void Per_item_counts_divide_every_method_and_the_figure_by_the_items_of_an_operation()
     {
         var perEmployee = Counted(2, 2_000_000, 2_100_000).PerItem(1_000);
