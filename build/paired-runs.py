@@ -69,7 +69,7 @@ def main(argv):
         f.write(f"# {provenance}\n")
         writer = csv.writer(f)
         writer.writerow(["budget", "runs", "head_/_base_median", "min_/_max", "widest_interval_quiet", "widest_interval_busy", "nearest_end_to_the_limit", "limit", "failed"]
-                        + (["pairs_of_processes_median_(min-max)", "decided_before_the_cap", "intervals_holding_1"] if adaptive else []))
+                        + (["pairs_of_processes_median_(min-max)", "decided", "intervals_holding_1"] if adaptive else []))
         for budget in sorted({r["budget"] for r in rows}):
             mine = [r for r in rows if r["budget"] == budget]
             ceiling = mine[0]["kind"] == "vs-base-ratio-max"

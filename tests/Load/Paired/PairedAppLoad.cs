@@ -38,8 +38,8 @@ internal static class PairedAppLoad
     /// The run that a paired budget's attempts call (<see cref="BudgetGate.CheckRunAsync{T}"/>). The first attempt
     /// compares one pair of processes. A later attempt runs only when a paired budget broke. It compares
     /// Load.Paired.ConfirmingProcessPairs fresh pairs and pools them (<see cref="PairedComparison.Pooled"/>), so the
-    /// interval that confirms a break is widened to the spread between pairs of processes: each pair carries luck of
-    /// its own that its rounds cannot show. The break it confirms is not pooled in, so a pair picked for bad luck does
+    /// interval that confirms a break is over pairs of processes (Student's t over their spread): each pair carries
+    /// luck of its own that its rounds cannot show. The break it confirms is not pooled in, so a pair picked for bad luck does
     /// not count twice.
     /// </summary>
     /// <param name="gate">The suite's gate, for the number of pairs.</param>
