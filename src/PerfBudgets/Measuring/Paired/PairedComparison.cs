@@ -171,7 +171,7 @@ public sealed class PairedComparison
         }
 
         var ratios = byProcessPair.Select(c => c.Ratio).ToList();
-        if (ratios.Count < MinimumPairsForSpread || !ratios.All(r => r > 0 && double.IsFinite(r)))
+        if (!OverPairsOfProcesses(ratios))
         {
             return new PairedComparison(all, all.BaseDescription, ratios, all.Lower, all.Upper, intervalConfidence, stop: null);
         }
@@ -185,14 +185,16 @@ public sealed class PairedComparison
         return new PairedComparison(all, all.BaseDescription, ratios, Math.Exp(mean - half), Math.Exp(mean + half), intervalConfidence, stop: null, Math.Exp(mean));
     }
 
-    // From three pairs of processes their spread is estimated; with fewer, the rounds' interval is all there is.
-    private const int MinimumPairsForSpread = 3;
+    // From three pairs of processes, each with an estimate, their spread is estimated; with fewer, or with a pair that
+    // gave none, the rounds' interval is all there is.
+    private static bool OverPairsOfProcesses(IReadOnlyList<double> ratios) =>
+        ratios.Count >= 3 && ratios.All(r => r > 0 && double.IsFinite(r));
 
     /// <summary>The ratio, its interval and both builds' figures, on one line.</summary>
     public override string ToString() => NotRunBecause is not null
         ? $"not run: {NotRunBecause}; head/base is 1 by construction"
         : $"head/base {Figures.Format(Ratio)}, {Figures.Format(Confidence * 100)}% interval {Figures.Format(Lower)}-{Figures.Format(Upper)} " +
-        $"({(ProcessPairRatios.Count >= MinimumPairsForSpread ? $"Student's t over {ProcessPairRatios.Count} pairs of processes, the geometric mean of their Hodges-Lehmann estimates" : "Hodges-Lehmann")} " +
+        $"({(OverPairsOfProcesses(ProcessPairRatios) ? $"Student's t over {ProcessPairRatios.Count} pairs of processes, the geometric mean of their Hodges-Lehmann estimates" : "Hodges-Lehmann")} " +
         $"over {BaseRounds.Count} pairs after {WarmUpPairs} of warm-up); {Figure}: base median {Figures.Format(BaseMedian)} " +
         $"({Figures.Format(BaseRounds.Min())}-{Figures.Format(BaseRounds.Max())}), head median {Figures.Format(HeadMedian)} " +
         $"({Figures.Format(HeadRounds.Min())}-{Figures.Format(HeadRounds.Max())})" +

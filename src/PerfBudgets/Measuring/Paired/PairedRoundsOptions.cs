@@ -46,7 +46,7 @@ public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, do
 
     /// <summary>
     /// For <see cref="PairedWorkloads"/> under a paired budget's limit: the pairs of processes between one look at the
-    /// interval and the next, 4 by default, at least 3 (the spread between pairs widens the interval from three).
+    /// interval and the next, 4 by default, at least 3 (the interval is Student's t over the pairs, from three).
     /// </summary>
     public int ProcessPairsPerLook { get; init; } = 4;
 
@@ -63,7 +63,7 @@ public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, do
         return looks;
     }
 
-    // Fewer pairs of processes than this show no spread between them to widen a look's interval by.
+    // Fewer pairs of processes than this give a look no spread to estimate its interval from.
     private const int MinimumPairsPerLook = 3;
 
     internal void Validate()

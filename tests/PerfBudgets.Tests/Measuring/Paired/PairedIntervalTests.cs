@@ -114,6 +114,19 @@ public sealed class PairedIntervalTests
     }
 
     [Fact]
+    public void A_pair_of_processes_without_an_estimate_leaves_the_rounds_interval_and_the_text_says_so()
+    {
+        PairedComparison Pair(double ratio, int rounds) => new("units", [.. Enumerable.Repeat(100.0, rounds)],
+            [.. Enumerable.Range(0, rounds).Select(i => 100 * ratio * (1 + (((i % 3) - 1) * 0.01)))], 0.9);
+        var withoutEstimate = Pair(1.0, 5);
+        double.IsNaN(withoutEstimate.Ratio).Should().BeTrue("five rounds give no estimate");
+
+        var pooled = PairedComparison.Pooled([Pair(1.0, 8), Pair(1.01, 8), withoutEstimate]);
+
+        pooled.ToString().Should().Contain("(Hodges-Lehmann over 21 pairs after 0 of warm-up)").And.NotContain("Student's t");
+    }
+
+    [Fact]
     public void Pooling_refuses_nothing_and_comparisons_of_different_figures()
     {
         PairedComparison Pair(string figure, double confidence) => new(figure, [.. Enumerable.Repeat(100.0, 8)], [.. Enumerable.Repeat(101.0, 8)], confidence);
