@@ -79,23 +79,8 @@ public static class PairedWorkloads
     /// <param name="options">Pairs, warm-up and confidence (<c>new PairedRoundsOptions()</c> for the defaults).</param>
     public static PairedComparison CompareCpuTime(string baseHost, string headHost, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options)
     {
-        ArgumentException.ThrowIfNullOrEmpty(baseHost);
-        ArgumentException.ThrowIfNullOrEmpty(headHost);
-        ArgumentNullException.ThrowIfNull(arguments);
-        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
-        ArgumentNullException.ThrowIfNull(options);
-        options.Validate();
-
-        // options.ProcessPairs pairs of fresh processes, each warmed up on its own and running options.Pairs rounds (enough
-        // for its own estimate to be the operation's cost, so that the spread between the pairs is their luck), the side
-        // started first alternating from one pair to the next.
-        var byProcessPair = new List<PairedComparison>(options.ProcessPairs);
-        for (var pair = 0; pair < options.ProcessPairs; pair++)
-        {
-            byProcessPair.Add(CompareOnePair(baseHost, headHost, arguments, operations, options, baseFirst: pair % 2 == 0));
-        }
-
-        return PairedComparison.Pooled(byProcessPair);
+        var onePair = PairsOfProcesses(baseHost, headHost, arguments, operations, options);
+        return PairedComparison.Pooled([.. Enumerable.Range(0, options.ProcessPairs).Select(onePair)]);
     }
 
     /// <summary>
@@ -114,17 +99,27 @@ public static class PairedWorkloads
     /// <param name="limit">The paired budget's limit on head ÷ base.</param>
     public static PairedComparison CompareCpuTime(string baseHost, string headHost, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options, double limit)
     {
-        ArgumentException.ThrowIfNullOrEmpty(baseHost);
-        ArgumentException.ThrowIfNullOrEmpty(headHost);
-        ArgumentNullException.ThrowIfNull(arguments);
-        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
-        ArgumentNullException.ThrowIfNull(options);
+        var onePair = PairsOfProcesses(baseHost, headHost, arguments, operations, options);
         if (!(limit > 0 && double.IsFinite(limit)))
         {
             throw new ArgumentOutOfRangeException(nameof(limit), limit, "A limit on head ÷ base is a positive ratio.");
         }
 
-        return SequentialPairs.Run(pair => CompareOnePair(baseHost, headHost, arguments, operations, options, baseFirst: pair % 2 == 0), options, limit);
+        return SequentialPairs.Run(onePair, options, limit);
+    }
+
+    // The i-th pair of fresh processes, from 0, after the arguments are checked: each pair warmed up on its own and
+    // running options.Pairs rounds (enough for its own estimate to be the operation's cost, so that the spread between
+    // the pairs is their luck), the side started first alternating from one pair to the next.
+    private static Func<int, PairedComparison> PairsOfProcesses(string baseHost, string headHost, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(baseHost);
+        ArgumentException.ThrowIfNullOrEmpty(headHost);
+        ArgumentNullException.ThrowIfNull(arguments);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(operations);
+        ArgumentNullException.ThrowIfNull(options);
+        options.Validate();
+        return pair => CompareOnePair(baseHost, headHost, arguments, operations, options, baseFirst: pair % 2 == 0);
     }
 
     private static PairedComparison CompareOnePair(string baseHost, string headHost, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options, bool baseFirst)

@@ -12,8 +12,8 @@ namespace PerfBudgets.Measuring;
 /// stop: so the interval it stops with holds at the design's confidence. A confidence sequence (Howard et al., 2021)
 /// would allow a look after every pair, but it needs a known bound on the spread, and the spread between pairs of
 /// processes is what each run has to estimate; alpha-spending boundaries (O'Brien and Fleming) are narrower at the last
-/// look, but their validity rests on normal statistics with a known correlation between looks, which the pooled
-/// interval (the wider of the rounds' signed-rank interval and Student's t over the pairs) does not have. With four
+/// look, but their validity rests on normal statistics with a known correlation between looks, which Student's t over
+/// pairs with an estimated spread does not have. With four
 /// looks the union bound costs little: each look is at 97.5% for a 90% design.
 /// </remarks>
 internal static class SequentialPairs
