@@ -85,7 +85,7 @@ public sealed partial class BudgetGate
         try
         {
             check = RepeatConfirmation.RunAsync(
-                () => Task.FromResult(measure(found.UnderLimit(budget.Limit))),
+                () => Task.FromResult(measure(found.UnderBudget(budget))),
                 comparison => [VsBaseCheck(budget, comparison.BaseDescription is null ? comparison.WithBase(found.Description) : comparison)],
                 maxAttempts,
                 _resolver.Paired).GetAwaiter().GetResult().Checks[0];
@@ -126,9 +126,11 @@ public sealed partial class BudgetGate
 
     /// <summary>
     /// The check of a paired budget, for <see cref="CheckAll(BudgetCheck[])"/> beside others. The figure gated is the
-    /// interval's end nearest to passing (the lower end for a ceiling, the upper for a floor), so the budget fails only
-    /// when the whole interval lies beyond its limit; the estimate, the interval and both builds' own figures are in
-    /// the detail. Fewer than six usable pairs give no figure, which fails as a run that broke. A comparison that was
+    /// interval's end that gives the budget's <see cref="Budget.PairedRule"/> its verdict: under <see cref="PairedRule.Catch"/>
+    /// the far end (the upper of a ceiling) when the whole interval shows a change toward the limit (it lies above 1),
+    /// else the end nearest to passing, so that the budget fails when a change is shown and the limit is not ruled out;
+    /// under <see cref="PairedRule.Beyond"/> always the end nearest to passing, so that it fails only when the whole
+    /// interval lies beyond the limit. The estimate, the interval and both builds' own figures are in the detail. Fewer than six usable pairs give no figure, which fails as a run that broke. A comparison that was
     /// not run because the head's build cannot differ from the base's (<see cref="PairedComparison.SameInputs"/>) gives
     /// 1, and the detail says why nothing ran.
     /// </summary>
@@ -150,9 +152,7 @@ public sealed partial class BudgetGate
             return new BudgetCheck(budget.Name, comparison.Ratio, comparison.ToString());
         }
 
-        var ceiling = budget.Kind.Direction == BudgetDirection.AtMost;
-        var judged = ceiling ? comparison.Lower : comparison.Upper;
-        return new BudgetCheck(budget.Name, judged,
-            $"the interval's {(ceiling ? "lower" : "upper")} end: it fails only when the whole interval is {(ceiling ? "above" : "below")} {Figures.Format(budget.Limit)}; {comparison}");
+        var decision = PairedDecision.Of(budget);
+        return new BudgetCheck(budget.Name, decision.Judged(comparison.Lower, comparison.Upper), $"{decision.Describe(comparison.Lower, comparison.Upper)}; {comparison}");
     }
 }

@@ -6,7 +6,8 @@ using PerfBudgets.Tests.Support;
 
 namespace PerfBudgets.Tests;
 
-// The paired kinds: judged on the interval's near end, never on the estimate alone; unmeasured without a base.
+// The paired kinds: judged on the interval, never on the estimate alone (a change shown that does not rule the limit
+// out fails; beyond, only a whole interval past the limit); unmeasured without a base.
 public sealed class BudgetGateVsBaseTests : IDisposable
 {
     private readonly TestBudgets _budgets = new("paired");
@@ -36,26 +37,47 @@ public sealed class BudgetGateVsBaseTests : IDisposable
     }
 
     [Fact]
-    public void A_ceiling_fails_only_when_the_whole_interval_is_above_it()
+    public void A_ceiling_fails_when_its_interval_shows_a_change_and_does_not_rule_the_limit_out()
     {
-        Gate().CheckVsBase("Demo.Cpu.VsBase", Pairs(1.02, 0.04)).Verdict.Should().Be(BudgetVerdict.Pass, "1.02 with an interval reaching below 1.03");
-        Gate().CheckVsBase("Demo.Cpu.VsBase", Pairs(1.04, 0.2)).Verdict.Should().Be(BudgetVerdict.Pass, "an estimate above the ceiling whose interval reaches below it is not a failure");
+        var atTheLimit = Pairs(1.03, 0.02);
+        atTheLimit.Lower.Should().BeGreaterThan(1, "the change is shown");
+        atTheLimit.Upper.Should().BeGreaterThan(1.03);
 
-        var act = () => Gate().CheckVsBase("Demo.Cpu.VsBase", Pairs(1.06, 0.02));
+        Gate().CheckVsBase("Demo.Cpu.VsBase", Pairs(1.0, 0.04)).Verdict.Should().Be(BudgetVerdict.Pass, "no change");
+        Gate().CheckVsBase("Demo.Cpu.VsBase", Pairs(1.01, 0.004)).Verdict.Should().Be(BudgetVerdict.Pass, "a change shown, and shown to be under the limit");
+        Gate().CheckVsBase("Demo.Cpu.VsBase", Pairs(1.04, 0.2)).Verdict.Should().Be(BudgetVerdict.Pass, "an interval that holds 1 shows no change, whatever its estimate");
 
-        act.Should().Throw<BudgetExceededException>()
-            .WithMessage("Demo.Cpu.VsBase: 1.0* head/base > budget 1.03*the interval's lower end*head/base 1.06, 95% interval*base median 100*");
+        var act = () => Gate().CheckVsBase("Demo.Cpu.VsBase", atTheLimit);
+
+        act.Should().Throw<BudgetExceededException>("a change the size of the limit is what the budget must catch")
+            .WithMessage("Demo.Cpu.VsBase: 1.0* head/base > budget 1.03*the interval's upper end: it fails when the whole interval lies above 1 (a change shown) and its upper end is above 1.03 (the limit not ruled out)*head/base 1.03, 95% interval*base median 100*");
+        Gate().Invoking(g => g.CheckVsBase("Demo.Cpu.VsBase", Pairs(1.06, 0.02))).Should().Throw<BudgetExceededException>();
     }
 
     [Fact]
-    public void The_measure_is_handed_the_budgets_limit_so_that_its_rounds_can_stop_where_it_is_decided()
+    public void Beyond_a_ceiling_fails_only_when_the_whole_interval_is_above_it()
     {
-        double? seen = null;
+        Gate().CheckVsBase("Demo.Cpu.Beyond.VsBase", Pairs(1.03, 0.02)).Verdict.Should().Be(BudgetVerdict.Pass, "a change shown whose interval reaches below the ceiling");
+        Gate().CheckVsBase("Demo.Cpu.Beyond.VsBase", Pairs(1.04, 0.2)).Verdict.Should().Be(BudgetVerdict.Pass, "an estimate above the ceiling whose interval reaches below it is not a failure");
 
-        GateWithBase().CheckVsBase("Demo.Cpu.VsBase", b => { seen = b.BudgetLimit; return Pairs(1.0, 0.02); });
+        var act = () => Gate().CheckVsBase("Demo.Cpu.Beyond.VsBase", Pairs(1.06, 0.02));
 
-        seen.Should().Be(1.03);
+        act.Should().Throw<BudgetExceededException>()
+            .WithMessage("Demo.Cpu.Beyond.VsBase: 1.0* head/base > budget 1.03*the interval's lower end: it fails only when the whole interval is above 1.03*head/base 1.06, 95% interval*base median 100*");
+    }
+
+    [Fact]
+    public void The_measure_is_handed_the_budgets_limit_and_rule_so_that_its_rounds_can_stop_where_it_is_decided()
+    {
+        (double?, PairedRule?) seen = default;
+
+        GateWithBase().CheckVsBase("Demo.Cpu.VsBase", b => { seen = (b.BudgetLimit, b.BudgetRule); return Pairs(1.0, 0.02); });
+        seen.Should().Be((1.03, PairedRule.Catch));
+        GateWithBase().CheckVsBase("Demo.Cpu.Beyond.VsBase", b => { seen = (b.BudgetLimit, b.BudgetRule); return Pairs(1.0, 0.02); });
+        seen.Should().Be((1.03, PairedRule.Beyond));
+
         MadeUpBase.BudgetLimit.Should().BeNull("the gate hands a copy; the base it resolved is shared by every budget");
+        MadeUpBase.BudgetRule.Should().BeNull();
     }
 
     [Fact]
@@ -75,13 +97,24 @@ public sealed class BudgetGateVsBaseTests : IDisposable
     }
 
     [Fact]
-    public void A_floor_fails_only_when_the_whole_interval_is_below_it()
+    public void A_floor_fails_when_its_interval_shows_a_drop_and_does_not_rule_the_limit_out()
     {
-        Gate().CheckVsBase("Demo.Rate.VsBase", Pairs(0.97, 0.04)).Verdict.Should().Be(BudgetVerdict.Pass);
+        Gate().CheckVsBase("Demo.Rate.VsBase", Pairs(1.0, 0.04)).Verdict.Should().Be(BudgetVerdict.Pass);
+        Gate().CheckVsBase("Demo.Rate.VsBase", Pairs(0.98, 0.004)).Verdict.Should().Be(BudgetVerdict.Pass, "a drop shown, and shown to be above the floor");
 
-        var act = () => Gate().CheckVsBase("Demo.Rate.VsBase", Pairs(0.9, 0.02));
+        var act = () => Gate().CheckVsBase("Demo.Rate.VsBase", Pairs(0.95, 0.02));
 
-        act.Should().Throw<BudgetExceededException>().WithMessage("Demo.Rate.VsBase: 0.9* head/base < budget 0.95*the interval's upper end*");
+        act.Should().Throw<BudgetExceededException>().WithMessage("Demo.Rate.VsBase: 0.9* head/base < budget 0.95*the interval's lower end: it fails when the whole interval lies below 1 (a change shown) and its lower end is below 0.95*");
+    }
+
+    [Fact]
+    public void Beyond_a_floor_fails_only_when_the_whole_interval_is_below_it()
+    {
+        Gate().CheckVsBase("Demo.Rate.Beyond.VsBase", Pairs(0.95, 0.02)).Verdict.Should().Be(BudgetVerdict.Pass);
+
+        var act = () => Gate().CheckVsBase("Demo.Rate.Beyond.VsBase", Pairs(0.9, 0.02));
+
+        act.Should().Throw<BudgetExceededException>().WithMessage("Demo.Rate.Beyond.VsBase: 0.9* head/base < budget 0.95*the interval's upper end*");
     }
 
     [Fact]

@@ -43,6 +43,12 @@ public sealed record Budget(
     /// </summary>
     public double MarginAbsolute { get; init; }
 
+    /// <summary>
+    /// For a paired budget (<c>vs-base-ratio-max</c>, <c>vs-base-ratio-min</c>): how its interval is judged against the
+    /// limit (<c>pairedRule</c>, <see cref="PairedRule.Catch"/> when absent).
+    /// </summary>
+    public PairedRule PairedRule { get; init; }
+
     /// <summary>For a counted budget: the runtime and Valgrind versions it was recorded with (<c>recordedOn</c>).</summary>
     public RecordedVersions? RecordedOn { get; init; }
 

@@ -74,6 +74,8 @@ internal static class BudgetFileReader
                 {
                     budget = ReadRecording(entry, budget, where);
                 }
+
+                budget = budget with { PairedRule = ReadPairedRule(entry, kind, where) };
                 if (!budgets.TryAdd(name, budget))
                 {
                     throw new BudgetFileException($"{where} is defined twice.");
@@ -96,6 +98,29 @@ internal static class BudgetFileReader
 
             return new BudgetBook(sourceName, profile, budgets, parameters, ReadNoise(root, sourceName, "noise"), kindNoiseAbsolute);
         }
+    }
+
+    // How a paired budget judges its interval: "catch" (the default) or "beyond"; meaningless on any other kind.
+    private static PairedRule ReadPairedRule(JsonElement entry, BudgetKind kind, string where)
+    {
+        if (!entry.TryGetProperty("pairedRule", out var value))
+        {
+            return PairedRule.Catch;
+        }
+
+        if (!kind.IsPaired)
+        {
+            throw new BudgetFileException($"{where}: 'pairedRule' applies to paired budgets only ({BudgetKind.VsBaseRatioMax}, {BudgetKind.VsBaseRatioMin}), not to {kind}.");
+        }
+
+        return value.ValueKind == JsonValueKind.String ? value.GetString() switch
+        {
+            "catch" => PairedRule.Catch,
+            "beyond" => PairedRule.Beyond,
+            _ => throw UnknownRule(),
+        } : throw UnknownRule();
+
+        BudgetFileException UnknownRule() => new($"{where}: 'pairedRule' is {value.GetRawText()}; it is \"catch\" (fail when the interval shows a change and does not rule the limit out: the default) or \"beyond\" (fail only when the whole interval lies beyond the limit).");
     }
 
     // A counted budget carries how its limit came about: the recorded count, the margin above it, and the versions it

@@ -114,7 +114,9 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     /// <summary>
     /// A ceiling on head ÷ base of a timed figure (CPU time per request, a p99, a start's time), the change measured
     /// against its base commit in alternating rounds of the same run (<c>PairedRounds</c>, <c>BaseBuild</c>). Judged on
-    /// the confidence interval's lower end: it fails only when the whole interval lies above the limit. Treated as
+    /// the confidence interval as the budget's <see cref="Budget.PairedRule"/> says: by default it fails when the whole
+    /// interval lies above 1 (a slowdown shown) and its upper end above the limit (the limit not ruled out); with
+    /// <see cref="PairedRule.Beyond"/> only when the whole interval lies above the limit. Treated as
     /// wall-clock for the retry rule: the interval covers the rounds' noise, not the two processes' own luck (a thread
     /// pool grown differently, a neighbour that keeps to one core), so a run that breaks it may run again with a fresh
     /// pair of processes, and a regression breaks every pair.
@@ -122,8 +124,9 @@ public sealed class BudgetKind : IEquatable<BudgetKind>
     public static readonly BudgetKind VsBaseRatioMax = new("vs-base-ratio-max", BudgetDirection.AtMost, UnitFamily.Ratio, Traits.Paired | Traits.WallClock);
 
     /// <summary>
-    /// A floor on head ÷ base of a timed figure (a throughput), measured as <see cref="VsBaseRatioMax"/> is; judged on
-    /// the interval's upper end: it fails only when the whole interval lies below the limit.
+    /// A floor on head ÷ base of a timed figure (a throughput), measured and judged as <see cref="VsBaseRatioMax"/> is,
+    /// from below: by default it fails when the whole interval lies below 1 and its lower end below the limit; with
+    /// <see cref="PairedRule.Beyond"/> only when the whole interval lies below the limit.
     /// </summary>
     public static readonly BudgetKind VsBaseRatioMin = new("vs-base-ratio-min", BudgetDirection.AtLeast, UnitFamily.Ratio, Traits.Paired | Traits.WallClock);
 

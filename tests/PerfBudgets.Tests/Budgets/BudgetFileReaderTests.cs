@@ -17,6 +17,9 @@ public sealed class BudgetFileReaderTests
         { """{ "profiles": ["ci"], "budgets": [ { "name": "X", "kind": "bytes-max", "limit": 1 } ] }""", "'unit'" },
         { """{ "profiles": ["ci"], "budgets": [ { "name": "X", "kind": "bytes-max", "limit": 1, "unit": "B", "profiles": { "nightly": 2 } } ] }""", "unknown profile 'nightly'" },
         { """{ "profiles": ["ci"], "budgets": [ { "name": "X", "kind": "bytes-max", "limit": 1, "unit": "B" }, { "name": "X", "kind": "bytes-max", "limit": 1, "unit": "B" } ] }""", "defined twice" },
+        { """{ "profiles": ["ci"], "budgets": [ { "name": "X", "kind": "bytes-max", "limit": 1, "unit": "B", "pairedRule": "catch" } ] }""", "'pairedRule' applies to paired budgets only" },
+        { """{ "profiles": ["ci"], "budgets": [ { "name": "X", "kind": "vs-base-ratio-max", "limit": 1.05, "unit": "head/base", "pairedRule": "strict" } ] }""", "'pairedRule' is \"strict\"; it is \"catch\"*or \"beyond\"" },
+        { """{ "profiles": ["ci"], "budgets": [ { "name": "X", "kind": "vs-base-ratio-max", "limit": 1.05, "unit": "head/base", "pairedRule": 1 } ] }""", "'pairedRule' is 1;" },
     };
 
     [Theory]
@@ -26,6 +29,19 @@ public sealed class BudgetFileReaderTests
         var act = () => BudgetFileReader.Read(json, "budgets.json", "ci", targetFramework: null);
 
         act.Should().Throw<BudgetFileException>().WithMessage($"*{expected}*");
+    }
+
+    [Fact]
+    public void A_paired_budget_catches_its_limit_unless_it_says_beyond()
+    {
+        var book = BudgetFileReader.Read("""
+            { "profiles": ["ci"],
+              "budgets": [ { "name": "X", "kind": "vs-base-ratio-max", "limit": 1.05, "unit": "head/base" },
+                           { "name": "Y", "kind": "vs-base-ratio-min", "limit": 0.95, "unit": "head/base", "pairedRule": "beyond" } ] }
+            """, "budgets.json", "ci", targetFramework: null);
+
+        book.Get("X").PairedRule.Should().Be(PairedRule.Catch);
+        book.Get("Y").PairedRule.Should().Be(PairedRule.Beyond);
     }
 
     [Fact]

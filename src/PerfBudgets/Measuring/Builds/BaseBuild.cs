@@ -57,12 +57,21 @@ public sealed partial class BaseBuild
     /// <summary>
     /// The limit on head ÷ base of the paired budget this base was handed to by <c>BudgetGate.CheckVsBase</c>; null
     /// outside a gate's check. A comparison that spends its rounds adaptively (<see cref="PairedWorkloads"/>) runs
-    /// until its interval lies wholly on one side of it, so an adopter's measure needs no code for it.
+    /// until its interval decides the budget (<see cref="BudgetRule"/>), so an adopter's measure needs no code for it.
     /// </summary>
-    public double? BudgetLimit { get; private init; }
+    public double? BudgetLimit => Decision?.Limit;
 
-    // This base, handed to the check of a budget with the given limit.
-    internal BaseBuild UnderLimit(double limit) => new(RepositoryRoot, Commit, Description, _keep, _sameTree) { BudgetLimit = limit };
+    /// <summary>
+    /// How the paired budget this base was handed to judges its interval against <see cref="BudgetLimit"/>; null outside
+    /// a gate's check.
+    /// </summary>
+    public PairedRule? BudgetRule => Decision?.Rule;
+
+    // The verdict of the budget this base was handed to, for a comparison that stops once it is decided.
+    internal PairedDecision? Decision { get; private init; }
+
+    // This base, handed to the check of a paired budget.
+    internal BaseBuild UnderBudget(Budget budget) => new(RepositoryRoot, Commit, Description, _keep, _sameTree) { Decision = PairedDecision.Of(budget) };
 
     /// <summary>
     /// Why the head's build of <paramref name="projectPath"/> cannot differ from the base's, or null when it can, or

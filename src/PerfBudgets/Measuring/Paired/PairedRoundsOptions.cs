@@ -34,8 +34,9 @@ public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, do
     /// <summary>
     /// For <see cref="PairedWorkloads"/> under a paired budget's limit (<see cref="BaseBuild.BudgetLimit"/>, which
     /// <c>BudgetGate.CheckVsBase</c> sets): the most pairs of processes a comparison runs, 16 by default. It looks after
-    /// every <see cref="ProcessPairsPerLook"/> pairs and stops as soon as its interval lies wholly on one side of the
-    /// limit; while the interval straddles it, it runs on to this cap. Without a limit it runs <see cref="ProcessPairs"/>.
+    /// every <see cref="ProcessPairsPerLook"/> pairs and stops as soon as its interval decides the budget (it lies wholly
+    /// on the passing side of the limit, or the budget fails under its <see cref="Budgets.PairedRule"/>); while it does
+    /// not, it runs on to this cap. Without a limit it runs <see cref="ProcessPairs"/>.
     /// </summary>
     /// <remarks>
     /// Each look's interval is at the confidence <see cref="Confidence"/> split evenly among the looks (Bonferroni), so

@@ -1,3 +1,4 @@
+using PerfBudgets.Budgets;
 using System.Diagnostics;
 
 namespace PerfBudgets.Measuring;
@@ -30,7 +31,7 @@ public static class PairedWorkloads
     /// <param name="options">Pairs, warm-up and confidence (<c>new PairedRoundsOptions()</c> for the defaults).</param>
     /// <remarks>
     /// Under a paired budget (<see cref="BaseBuild.BudgetLimit"/>, set by <c>BudgetGate.CheckVsBase</c>) the pairs of
-    /// processes are spent where the decision is close, as <see cref="CompareCpuTime(string, string, IReadOnlyList{string}, int, PairedRoundsOptions, double)"/> spends them.
+    /// processes are spent where the decision is close, as <see cref="CompareCpuTime(string, string, IReadOnlyList{string}, int, PairedRoundsOptions, double, PairedRule)"/> spends them.
     /// </remarks>
     public static PairedComparison CompareCpuTime(BaseBuild baseBuild, string workloadProject, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options)
     {
@@ -42,8 +43,8 @@ public static class PairedWorkloads
         }
 
         var (baseHost, headHost) = Hosts(baseBuild, workloadProject);
-        var comparison = baseBuild.BudgetLimit is { } limit
-            ? CompareCpuTime(baseHost, headHost, arguments, operations, options, limit)
+        var comparison = baseBuild.Decision is { } decision
+            ? SequentialPairs.Run(PairsOfProcesses(baseHost, headHost, arguments, operations, options), options, decision)
             : CompareCpuTime(baseHost, headHost, arguments, operations, options);
         return comparison.WithBase(baseBuild.Description);
     }
@@ -86,8 +87,9 @@ public static class PairedWorkloads
     /// <summary>
     /// As <see cref="CompareCpuTime(string, string, IReadOnlyList{string}, int, PairedRoundsOptions)"/>, spending pairs
     /// of processes where the decision against <paramref name="limit"/> is close: it looks at the pooled interval after
-    /// every <see cref="PairedRoundsOptions.ProcessPairsPerLook"/> pairs and stops as soon as the interval lies wholly on
-    /// one side of the limit, or at <see cref="PairedRoundsOptions.MaxProcessPairs"/>. Each look's interval is at the
+    /// every <see cref="PairedRoundsOptions.ProcessPairsPerLook"/> pairs and stops as soon as the interval decides the
+    /// ceiling under <paramref name="rule"/> (it lies wholly below the limit, or the budget fails), or at
+    /// <see cref="PairedRoundsOptions.MaxProcessPairs"/>. Each look's interval is at the
     /// confidence split evenly among the looks, so the interval it stops with holds at <see cref="PairedRoundsOptions.Confidence"/>;
     /// the comparison's text says where it stopped and why.
     /// </summary>
@@ -96,8 +98,9 @@ public static class PairedWorkloads
     /// <param name="arguments">The hosts' arguments.</param>
     /// <param name="operations">Operations per round.</param>
     /// <param name="options">Pairs, warm-up, looks, cap and confidence.</param>
-    /// <param name="limit">The paired budget's limit on head ÷ base.</param>
-    public static PairedComparison CompareCpuTime(string baseHost, string headHost, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options, double limit)
+    /// <param name="limit">The paired budget's ceiling on head ÷ base (<c>vs-base-ratio-max</c>).</param>
+    /// <param name="rule">How the budget judges its interval against the limit (its <c>pairedRule</c>).</param>
+    public static PairedComparison CompareCpuTime(string baseHost, string headHost, IReadOnlyList<string> arguments, int operations, PairedRoundsOptions options, double limit, PairedRule rule = PairedRule.Catch)
     {
         var onePair = PairsOfProcesses(baseHost, headHost, arguments, operations, options);
         if (!(limit > 0 && double.IsFinite(limit)))
@@ -105,7 +108,7 @@ public static class PairedWorkloads
             throw new ArgumentOutOfRangeException(nameof(limit), limit, "A limit on head ÷ base is a positive ratio.");
         }
 
-        return SequentialPairs.Run(onePair, options, limit);
+        return SequentialPairs.Run(onePair, options, new PairedDecision(BudgetDirection.AtMost, limit, rule));
     }
 
     // The i-th pair of fresh processes, from 0, after the arguments are checked: each pair warmed up on its own and

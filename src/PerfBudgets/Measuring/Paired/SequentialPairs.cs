@@ -1,3 +1,5 @@
+using PerfBudgets.Budgets;
+
 namespace PerfBudgets.Measuring;
 
 /// <summary>
@@ -7,7 +9,9 @@ namespace PerfBudgets.Measuring;
 /// <remarks>
 /// After each look's pairs (<see cref="PairedRoundsOptions.ProcessPairsPerLook"/>, up to
 /// <see cref="PairedRoundsOptions.MaxProcessPairs"/>) the pairs so far are pooled (<see cref="PairedComparison.Pooled(IReadOnlyList{PairedComparison}, double)"/>)
-/// at 1 - α/K for K looks, and the comparison stops as soon as that interval lies wholly on one side of the limit. The
+/// at 1 - α/K for K looks, and the comparison stops as soon as that interval decides the budget
+/// (<see cref="PairedDecision.Decided(double, double)"/>: it lies wholly on the passing side of the limit, or the budget
+/// fails under its rule). The
 /// chance that any of the K intervals misses the true ratio is at most the sum of theirs, α, whatever rule chose when to
 /// stop: so the interval it stops with holds at the design's confidence. A confidence sequence (Howard et al., 2021)
 /// would allow a look after every pair, but it needs a known bound on the spread, and the spread between pairs of
@@ -19,10 +23,11 @@ namespace PerfBudgets.Measuring;
 internal static class SequentialPairs
 {
     /// <summary>Runs <paramref name="onePair"/> (the i-th pair of fresh processes, from 0) look by look until decided or capped.</summary>
-    public static PairedComparison Run(Func<int, PairedComparison> onePair, PairedRoundsOptions options, double limit)
+    public static PairedComparison Run(Func<int, PairedComparison> onePair, PairedRoundsOptions options, PairedDecision decision)
     {
         ArgumentNullException.ThrowIfNull(onePair);
         ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(decision);
         options.Validate();
         var looks = options.Looks();
         var lookConfidence = 1 - ((1 - options.Confidence) / looks.Count);
@@ -40,10 +45,10 @@ internal static class SequentialPairs
                 return pooled;
             }
 
-            var side = pooled.Lower > limit ? "above" : pooled.Upper < limit ? "below" : null;
-            if (side is not null || look == looks.Count)
+            var decided = decision.Decided(pooled.Lower, pooled.Upper);
+            if (decided is not null || look == looks.Count)
             {
-                return pooled.StoppedAt(new SequentialStop(byProcessPair.Count, options.MaxProcessPairs, look, looks.Count, lookConfidence, limit, side), options.Confidence);
+                return pooled.StoppedAt(new SequentialStop(byProcessPair.Count, options.MaxProcessPairs, look, looks.Count, lookConfidence, decided ?? decision.Undecided(), decided is not null), options.Confidence);
             }
         }
     }

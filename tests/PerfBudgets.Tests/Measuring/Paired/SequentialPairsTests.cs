@@ -1,3 +1,4 @@
+using PerfBudgets.Budgets;
 using PerfBudgets.Measuring;
 
 namespace PerfBudgets.Tests.Measuring.Paired;
@@ -18,14 +19,18 @@ public sealed class SequentialPairsTests
         return new PairedComparison("units", baseRounds, headRounds, Options.Confidence);
     };
 
+    private static PairedDecision Catch(double limit) => new(BudgetDirection.AtMost, limit, PairedRule.Catch);
+
+    private static PairedDecision Beyond(double limit) => new(BudgetDirection.AtMost, limit, PairedRule.Beyond);
+
     private static double Gaussian(Random random) =>
         Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());
 
     [Fact]
     public void A_change_far_from_the_limit_is_decided_at_the_first_look()
     {
-        var broken = SequentialPairs.Run(Pairs(1.3, 0.03, new Random(1)), Options, limit: 1.05);
-        var unchanged = SequentialPairs.Run(Pairs(1.0, 0.01, new Random(2)), Options, limit: 1.05);
+        var broken = SequentialPairs.Run(Pairs(1.3, 0.03, new Random(1)), Options, Catch(1.05));
+        var unchanged = SequentialPairs.Run(Pairs(1.0, 0.01, new Random(2)), Options, Catch(1.05));
 
         broken.ProcessPairRatios.Should().HaveCount(4);
         broken.Lower.Should().BeGreaterThan(1.05);
@@ -38,11 +43,34 @@ public sealed class SequentialPairsTests
     }
 
     [Fact]
-    public void A_change_at_the_limit_runs_on_to_the_cap_and_says_it_was_not_decided()
+    public void A_change_the_size_of_the_limit_stops_once_it_is_shown()
+    {
+        var atLimit = SequentialPairs.Run(Pairs(1.05, 0.03, new Random(3)), Options, Catch(1.05));
+
+        atLimit.Lower.Should().BeGreaterThan(1);
+        atLimit.Upper.Should().BeGreaterThan(1.05);
+        atLimit.ToString().Should().MatchRegex(@"decided at look [1-3] of 4 \(\d+ of at most 16 pairs of processes\): the interval lies wholly above 1 \(a change shown\) and its upper end is above 1\.05");
+    }
+
+    [Fact]
+    public void An_interval_that_holds_both_1_and_the_limit_runs_on_to_the_cap_and_says_it_was_not_decided()
+    {
+        var pairs = 0;
+        var next = Pairs(1.01, 0.08, new Random(3));
+        var wide = SequentialPairs.Run(i => { pairs++; return next(i); }, Options, Catch(1.05));
+
+        pairs.Should().Be(16);
+        wide.Lower.Should().BeLessThan(1);
+        wide.Upper.Should().BeGreaterThan(1.05);
+        wide.ToString().Should().Contain("not decided at the cap (16 pairs of processes, look 4 of 4): the interval holds 1.05 and does not lie wholly above 1");
+    }
+
+    [Fact]
+    public void Beyond_a_change_at_the_limit_runs_on_to_the_cap_and_says_it_was_not_decided()
     {
         var pairs = 0;
         var next = Pairs(1.05, 0.03, new Random(3));
-        var atLimit = SequentialPairs.Run(i => { pairs++; return next(i); }, Options, limit: 1.05);
+        var atLimit = SequentialPairs.Run(i => { pairs++; return next(i); }, Options, Beyond(1.05));
 
         pairs.Should().Be(16);
         atLimit.ProcessPairRatios.Should().HaveCount(16);
@@ -61,11 +89,31 @@ public sealed class SequentialPairsTests
         var missed = 0;
         for (var i = 0; i < 1_000; i++)
         {
-            var comparison = SequentialPairs.Run(Pairs(1.0, 0.04, random), Options, limit: 1.0);
+            var comparison = SequentialPairs.Run(Pairs(1.0, 0.04, random), Options, Beyond(1.0));
             missed += comparison.Lower > 1.0 || comparison.Upper < 1.0 ? 1 : 0;
         }
 
         missed.Should().BeLessThanOrEqualTo(100 + 28);
+    }
+
+    [Fact]
+    public void Catching_the_limit_fails_unchanged_code_and_passes_a_change_of_the_limits_size_each_at_most_half_as_often_as_the_interval_misses()
+    {
+        // Unchanged code fails only when a look's interval lies wholly above 1, the true ratio: at most α/2 of the time
+        // (50 of 1,000 at 90%, a binomial's 3 sd 21). A change the size of the limit passes when a look's interval lies
+        // wholly below it (α/2 again) or when the cap leaves an interval that holds both 1 and the limit. Here 19 and 26.
+        var random = new Random(6);
+        int Failed(double ratio) => Enumerable.Range(0, 1_000).Count(_ =>
+        {
+            var comparison = SequentialPairs.Run(Pairs(ratio, 0.04, random), Options, Catch(1.05));
+            return Catch(1.05).Fails(comparison.Lower, comparison.Upper);
+        });
+
+        var unchangedFailed = Failed(1.0);
+        var atLimitPassed = 1_000 - Failed(1.05);
+
+        unchangedFailed.Should().BeLessThanOrEqualTo(50 + 21);
+        atLimitPassed.Should().BeLessThanOrEqualTo(50 + 21);
     }
 
     [Fact]
@@ -74,7 +122,7 @@ public sealed class SequentialPairsTests
         new PairedRoundsOptions().Looks().Should().Equal(4, 8, 12, 16);
         (new PairedRoundsOptions() with { MaxProcessPairs = 10, ProcessPairsPerLook = 3 }).Looks().Should().Equal(3, 6, 9, 10);
         (new PairedRoundsOptions() with { MaxProcessPairs = 4 }).Looks().Should().Equal(4);
-        FluentActions.Invoking(() => SequentialPairs.Run(Pairs(1, 0.01, new Random(5)), Options with { ProcessPairsPerLook = 2 }, 1.05))
+        FluentActions.Invoking(() => SequentialPairs.Run(Pairs(1, 0.01, new Random(5)), Options with { ProcessPairsPerLook = 2 }, Catch(1.05)))
             .Should().Throw<ArgumentOutOfRangeException>("two pairs show no spread to widen the interval by");
     }
 
@@ -82,7 +130,7 @@ public sealed class SequentialPairsTests
     public void A_comparison_that_was_not_run_stops_at_once()
     {
         var pairs = 0;
-        var notRun = SequentialPairs.Run(_ => { pairs++; return PairedComparison.SameInputs("units", "no input changed"); }, Options, 1.05);
+        var notRun = SequentialPairs.Run(_ => { pairs++; return PairedComparison.SameInputs("units", "no input changed"); }, Options, Catch(1.05));
 
         pairs.Should().Be(4);
         notRun.NotRunBecause.Should().Be("no input changed");
