@@ -22,7 +22,7 @@ from pathlib import Path
 
 PROCESSES = re.compile(r"over (\d+) pairs of processes")
 STOP = re.compile(r"(decided at look (\d+) of \d+|not decided at the cap)")
-DETAIL = re.compile(r"head/base ([0-9.]+), ([0-9.]+)% interval ([0-9.]+)-([0-9.]+) \((?:Hodges-Lehmann|Student's t over \d+ pairs of processes, the geometric mean of their Hodges-Lehmann estimates) over (\d+) pairs after (\d+) of warm-up\)")
+DETAIL = re.compile(r"head/base ([0-9.]+), ([0-9.]+)% interval ([0-9.]+)-([0-9.]+) \((?:Hodges-Lehmann|Student's t over \d+ pairs of processes, the geometric mean of their Hodges-Lehmann estimates|Yuen's trimmed t over \d+ pairs of processes, \d+ trimmed from each end, the trimmed geometric mean of their Hodges-Lehmann estimates) over (\d+) pairs after (\d+) of warm-up\)")
 
 
 def main(argv):

@@ -3,8 +3,8 @@ using PerfBudgets.Reporting;
 namespace PerfBudgets.Budgets;
 
 /// <summary>
-/// A paired budget's verdict on an interval of head ÷ base: the figure its limit is checked against, and whether more
-/// pairs could still change the verdict (what an adaptive comparison stops on).
+/// A paired budget's verdict on an interval of head ÷ base: the figure its limit is checked against, and whether an
+/// adaptive comparison may stop there.
 /// </summary>
 /// <param name="Direction">A ceiling (<c>vs-base-ratio-max</c>) or a floor (<c>vs-base-ratio-min</c>).</param>
 /// <param name="Limit">The budget's limit on head ÷ base.</param>
@@ -33,8 +33,9 @@ internal sealed record PairedDecision(BudgetDirection Direction, double Limit, P
     }
 
     /// <summary>
-    /// Why no more pairs can change the verdict the rule reaches on this interval, or null when they still could: it
-    /// passes with the whole interval on the passing side of the limit, or it fails.
+    /// Why an adaptive comparison may stop at this interval, or null when it should run on: the whole interval lies on
+    /// the passing side of the limit (more pairs would only narrow it), or the budget fails under its rule. Stopping on
+    /// a failure keeps the rule's error rates, since the interval holds at its confidence wherever the comparison stops.
     /// </summary>
     public string? Decided(double lower, double upper)
     {
