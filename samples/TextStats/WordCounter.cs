@@ -57,8 +57,14 @@ public sealed class WordCounter
 #if BREAK_CPUTIME
                 _checksum += string.GetHashCode(word, StringComparison.OrdinalIgnoreCase);
 #endif
-#if BREAK_CPUTIME_HALF
-                if ((words & 1) == 0)
+#if BREAK_CPUTIME_QUARTER
+                if ((words & 3) == 0)
+                {
+                    _checksum += string.GetHashCode(word, StringComparison.OrdinalIgnoreCase);
+                }
+#endif
+#if BREAK_CPUTIME_THIRD
+                if (words % 3 == 0)
                 {
                     _checksum += string.GetHashCode(word, StringComparison.OrdinalIgnoreCase);
                 }
@@ -156,7 +162,7 @@ public sealed class WordCounter
     private byte[]? _fileBytes;
     private char[]? _fileChars;
 
-#if BREAK_INSTRUCTIONS || BREAK_GROWTH || BREAK_CPUTIME || BREAK_CPUTIME_HALF || BREAK_TOLIST_SNAPSHOT || BREAK_FORMAT_PER_WORD || BREAK_JOIN_SNAPSHOT || BREAK_ORDERBY_SNAPSHOT
+#if BREAK_INSTRUCTIONS || BREAK_GROWTH || BREAK_CPUTIME || BREAK_CPUTIME_QUARTER || BREAK_CPUTIME_THIRD || BREAK_TOLIST_SNAPSHOT || BREAK_FORMAT_PER_WORD || BREAK_JOIN_SNAPSHOT || BREAK_ORDERBY_SNAPSHOT
     private long _checksum;
 
     /// <summary>Work the deliberate breaks do.</summary>
