@@ -52,7 +52,7 @@ def main():
             counts[2] += beyond
             counts[3] += catch
         for (budget, limit), (runs, shown, beyond, catch) in budgets.items():
-            out.writerow([series, f"[{name}]({name})", budget, runs, limit, shown, beyond, catch])
+            out.writerow([series, f"[{name}](data/{name})", budget, runs, limit, shown, beyond, catch])
 
 
 if __name__ == "__main__":
