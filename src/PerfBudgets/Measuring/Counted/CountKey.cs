@@ -87,12 +87,16 @@ internal static partial class CountKey
             || name is "LANG" or "LANGUAGE" or "TZ");
 
     // A mapped path that is an input: a file of the machine (not /proc, /dev, a memory file or a deleted one), outside
-    // the host's folder (in the key already) and outside the temporary folder (Valgrind's pipes to vgdb, made per run).
-    internal static bool IsInput(string path, string host, string temporary) =>
+    // the host's folder (in the key already) and outside the temporary folder (Valgrind's pipes to vgdb and the
+    // runtime's shared memory, made per run), except under the measuring process's own folder, where the pinned runtime
+    // is laid out: a repository cloned into the temporary folder (a CI runner's work folder may be) keeps its runtime
+    // an input.
+    internal static bool IsInput(string path, string host, string temporary, string measuringFolder) =>
         path.StartsWith('/') && !path.EndsWith(" (deleted)", StringComparison.Ordinal)
         && !path.StartsWith("/proc/", StringComparison.Ordinal) && !path.StartsWith("/dev/", StringComparison.Ordinal)
         && !path.StartsWith("/sys/", StringComparison.Ordinal) && !path.StartsWith("/memfd:", StringComparison.Ordinal)
-        && !path.StartsWith(host, StringComparison.Ordinal) && !path.StartsWith(temporary, StringComparison.Ordinal);
+        && !path.StartsWith(host, StringComparison.Ordinal)
+        && (!path.StartsWith(temporary, StringComparison.Ordinal) || path.StartsWith(measuringFolder, StringComparison.Ordinal));
 
     // The kernel answers the system calls a count includes, and may answer a new one differently (a call it does not
     // have sends the C library down another path), so a run stored under another kernel is not this one's.

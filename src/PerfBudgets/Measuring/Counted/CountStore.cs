@@ -125,10 +125,11 @@ internal sealed class CountStore
 
         var host = Path.GetFullPath(hostDirectory) + Path.DirectorySeparatorChar;
         var temporary = Path.GetFullPath(Path.GetTempPath());
+        var measuring = Path.GetFullPath(AppContext.BaseDirectory);
         var mapped = new List<MappedFile>();
         foreach (var path in File.ReadLines(mappedFilesList).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal))
         {
-            if (!CountKey.IsInput(path, host, temporary))
+            if (!CountKey.IsInput(path, host, temporary, measuring))
             {
                 continue;
             }

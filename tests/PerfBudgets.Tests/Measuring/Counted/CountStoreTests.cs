@@ -10,8 +10,9 @@ public sealed class CountStoreTests : IDisposable
     private static readonly string Vectors = Path.Combine(AppContext.BaseDirectory, "TestVectors");
     private readonly TemporaryDirectory _folder = new();
 
-    // Mapped files outside the temporary folder: the store leaves files under it out of a run's inputs (Valgrind's
-    // pipes to vgdb are made there per run), so the runtime's files are stood in for by files beside the tests.
+    // The runtime's files are stood in for by files beside the tests, in the measuring process's folder, where the
+    // pinned runtime is laid out: the store keeps them as inputs even in a clone in the temporary folder, whose other
+    // files (Valgrind's pipes to vgdb, made per run) it leaves out.
     private readonly string _machine = Path.Combine(AppContext.BaseDirectory, "count-store-tests-" + Guid.NewGuid().ToString("N"));
 
     public CountStoreTests()
@@ -61,6 +62,19 @@ public sealed class CountStoreTests : IDisposable
         File.WriteAllText(Runtime, "the runtimE");
 
         store.TryLoad(key).Should().BeNull("the runtime the stored run mapped is not the one there now");
+    }
+
+    [Fact]
+    public void Files_in_the_temporary_folder_are_inputs_only_under_the_measuring_processs_folder()
+    {
+        // A clone in the temporary folder, as on a CI runner whose work folder is there.
+        const string temporary = "/tmp/";
+        const string measuring = "/tmp/clone/tests/Cpu/bin/Release/net10.0/";
+
+        CountKey.IsInput(measuring + "counted-runtime/shared/Microsoft.NETCore.App/10.0.12/libcoreclr.so", "/tmp/host/", temporary, measuring).Should().BeTrue();
+        CountKey.IsInput("/tmp/vgdb-pipe-shared-mem-vgdb-4242-by-root-on-vm", "/tmp/host/", temporary, measuring).Should().BeFalse();
+        CountKey.IsInput("/tmp/host/Workloads.dll", "/tmp/host/", temporary, measuring).Should().BeFalse("the host's folder is in the key already");
+        CountKey.IsInput("/usr/lib/x86_64-linux-gnu/libc.so.6", "/tmp/host/", temporary, measuring).Should().BeTrue();
     }
 
     [Fact]
