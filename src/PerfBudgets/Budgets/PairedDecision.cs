@@ -6,15 +6,15 @@ namespace PerfBudgets.Budgets;
 /// A paired budget's verdict on an interval of head ÷ base: the figure its limit is checked against, and whether an
 /// adaptive comparison may stop there.
 /// </summary>
-/// <param name="Direction">A ceiling (<c>vs-base-ratio-max</c>) or a floor (<c>vs-base-ratio-min</c>).</param>
+/// <param name="Kind">A ceiling (<c>vs-base-ratio-max</c>) or a floor (<c>vs-base-ratio-min</c>).</param>
 /// <param name="Limit">The budget's limit on head ÷ base.</param>
 /// <param name="Rule">How the interval is judged against it.</param>
-internal sealed record PairedDecision(BudgetDirection Direction, double Limit, PairedRule Rule)
+internal sealed record PairedDecision(BudgetKind Kind, double Limit, PairedRule Rule)
 {
     /// <summary>The decision of a paired budget.</summary>
-    public static PairedDecision Of(Budget budget) => new(budget.Direction, budget.Limit, budget.PairedRule);
+    public static PairedDecision Of(Budget budget) => new(budget.Kind, budget.Limit, budget.PairedRule);
 
-    private bool Ceiling => Direction == BudgetDirection.AtMost;
+    private bool Ceiling => Kind.Direction == BudgetDirection.AtMost;
 
     /// <summary>
     /// The figure checked against the limit: the interval's far end when it shows a change toward the limit under
@@ -26,11 +26,7 @@ internal sealed record PairedDecision(BudgetDirection Direction, double Limit, P
         : (ShowsChange(lower, upper) ? lower : upper);
 
     /// <summary>True when the interval fails the budget.</summary>
-    public bool Fails(double lower, double upper)
-    {
-        var judged = Judged(lower, upper);
-        return Ceiling ? judged > Limit : judged < Limit;
-    }
+    public bool Fails(double lower, double upper) => !Kind.IsMet(Judged(lower, upper), Limit);
 
     /// <summary>
     /// Why an adaptive comparison may stop at this interval, or null when it should run on: the whole interval lies on

@@ -108,7 +108,7 @@ public static class PairedWorkloads
             throw new ArgumentOutOfRangeException(nameof(limit), limit, "A limit on head ÷ base is a positive ratio.");
         }
 
-        return SequentialPairs.Run(onePair, options, new PairedDecision(BudgetDirection.AtMost, limit, rule));
+        return SequentialPairs.Run(onePair, options, new PairedDecision(BudgetKind.VsBaseRatioMax, limit, rule));
     }
 
     // The i-th pair of fresh processes, from 0, after the arguments are checked: each pair warmed up on its own and

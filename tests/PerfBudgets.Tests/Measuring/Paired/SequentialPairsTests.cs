@@ -21,9 +21,9 @@ public sealed class SequentialPairsTests
         return new PairedComparison("units", baseRounds, headRounds, Options.Confidence);
     };
 
-    private static PairedDecision Catch(double limit) => new(BudgetDirection.AtMost, limit, PairedRule.Catch);
+    private static PairedDecision Catch(double limit) => new(BudgetKind.VsBaseRatioMax, limit, PairedRule.Catch);
 
-    private static PairedDecision Beyond(double limit) => new(BudgetDirection.AtMost, limit, PairedRule.Beyond);
+    private static PairedDecision Beyond(double limit) => new(BudgetKind.VsBaseRatioMax, limit, PairedRule.Beyond);
 
     private static double Gaussian(Random random) =>
         Math.Sqrt(-2 * Math.Log(1 - random.NextDouble())) * Math.Cos(2 * Math.PI * random.NextDouble());
