@@ -77,12 +77,21 @@ public static class StartupMeter
         var process = child.Process;
         try
         {
-            var cpu = CpuClock.ForProcess(process.Id);
+            // A launch that exits at once can be gone before its CPU clock is found; the loop then says it exited.
+            Func<long>? cpu = null;
+            try
+            {
+                cpu = CpuClock.ForProcess(process.Id);
+            }
+            catch (InvalidOperationException) when (process.HasExited)
+            {
+            }
+
             await using var observer = attach is null ? null : await attach(process, cancellationToken).ConfigureAwait(false);
             while (true)
             {
                 cancellationToken.ThrowIfCancellationRequested();
-                if (clock.Elapsed > timeout || process.HasExited)
+                if (clock.Elapsed > timeout || process.HasExited || cpu is null)
                 {
                     throw new TimeoutException(process.HasExited
                         ? $"{child.Name} exited ({process.ExitCode}) before answering {uri}; its standard error ended: {child.StandardErrorTail}"
