@@ -77,6 +77,9 @@ public sealed class CallgrindServer : IDisposable
         _output = Directory.CreateTempSubdirectory("perfbudgets-callgrind-server-");
     }
 
+    /// <summary>The folder the server's profiles are dumped to (<c>callgrind.out.PID.N</c>), removed on <see cref="Dispose"/>.</summary>
+    internal string OutputDirectory => _output.FullName;
+
     /// <summary>
     /// The start of <paramref name="fileName"/> with <paramref name="arguments"/> under Callgrind (instrumentation off
     /// until a round starts, <see cref="InstructionMeter.DeterministicEnvironment"/> set). Start it, wait for it to

@@ -1,3 +1,4 @@
+using System.Globalization;
 using PerfBudgets.Processes;
 
 namespace PerfBudgets.Measuring;
@@ -14,6 +15,11 @@ namespace PerfBudgets.Measuring;
 /// run on pool threads) needs this mode: every thread collects, and each round holds all the work its operations
 /// caused, the completions and what the pool threads did after them included. Each operation adds the host's read of
 /// its command line and write of its answer: two system calls, the same in every round.
+/// <para>
+/// A run is reused as <see cref="InstructionMeter.RunProcess"/>'s is: when a stored run had byte-identical inputs (the
+/// start, Valgrind, the kernel, every file of the host's folder, the workload's name and its operations per phase, and
+/// every file the stored run mapped, read from the host's <c>/proc/PID/maps</c> once it has answered its check).
+/// </para>
 /// </remarks>
 public static class CallgrindWorkloadHost
 {
@@ -41,7 +47,18 @@ public static class CallgrindWorkloadHost
         ArgumentNullException.ThrowIfNull(arguments);
         using var callgrind = new CallgrindServer();
         var start = callgrind.StartInfo(InstructionMeter.DotnetHost, [assemblyPath, .. arguments]);
-        start.WorkingDirectory = Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!;
+        var hostDirectory = Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!;
+        start.WorkingDirectory = hostDirectory;
+        var valgrindVersion = Valgrind.Current.Version!;
+        var store = CountStore.Open();
+        var key = store is null ? null : CountKey.TryOf(start, valgrindVersion, hostDirectory, callgrind.OutputDirectory,
+            [$"served workload {workload}", string.Create(CultureInfo.InvariantCulture, $"warm-up {warmUpOperations}, {rounds} rounds of {operations}")]);
+        if (key is not null && store!.TryLoad(key) is { } stored)
+        {
+            return (CallgrindMeasurement.From(workload, stored.Parts, stored.Map, InstructionMeter.RuntimeVersion, valgrindVersion) with { Reused = stored.Reused },
+                stored.StandardOutput);
+        }
+
         var deadline = new BusyMachineDeadline(timeout);
         ChildProcess host;
         try
@@ -84,8 +101,28 @@ public static class CallgrindWorkloadHost
             CallgrindServer.WarmUp(host.Process.Id, RunOne, warmUpOperations);
             var measurement = callgrind.Measure(host.Process.Id, workload, RunOne, operations, rounds);
             host.WriteLine("check");
-            var check = Expect("check ");
-            return (measurement, check["check ".Length..]);
+            var check = Expect("check ")["check ".Length..];
+            var notStoredBecause = CountStore.SaveIfKeyed(store, key, (keptIn, keyed) =>
+                Store(keptIn, keyed, host.Process.Id, hostDirectory, callgrind.OutputDirectory, check));
+            return (measurement with { NotStoredBecause = notStoredBecause }, check);
         }
+    }
+
+    // The files the running host has mapped (the runtime, native libraries, every assembly it loaded, Valgrind's tool:
+    // Valgrind runs the program in its own process) are read from outside, once the check has run everything the
+    // workload loads; with the dumps, the perf map and the check line they are the stored run.
+    private static string? Store(CountStore store, string key, int processId, string hostDirectory, string outputDirectory, string check)
+    {
+        var mapped = Path.Combine(outputDirectory, "mapped-files");
+        try
+        {
+            File.WriteAllLines(mapped, CountKey.MappedFiles(string.Create(CultureInfo.InvariantCulture, $"/proc/{processId}/maps")));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            return $"the host's mapped files could not be read ({e.Message})";
+        }
+
+        return store.Save(key, hostDirectory, mapped, check, InstructionMeter.DumpFiles(outputDirectory), PerfMap.PathFor(processId));
     }
 }

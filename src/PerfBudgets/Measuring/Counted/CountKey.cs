@@ -24,11 +24,11 @@ internal static partial class CountKey
     /// The key of a counted run (<see cref="Of"/>), or null when the host's folder cannot be read as a whole (a file
     /// removed or locked while it is read): the run is then counted, not reused or stored.
     /// </summary>
-    public static string? TryOf(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory)
+    public static string? TryOf(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory, IEnumerable<string>? steering = null)
     {
         try
         {
-            return Of(start, valgrindVersion, hostDirectory, outputDirectory);
+            return Of(start, valgrindVersion, hostDirectory, outputDirectory, steering);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -38,9 +38,11 @@ internal static partial class CountKey
 
     /// <summary>
     /// The key of a counted run: <paramref name="start"/> (with <paramref name="outputDirectory"/>, a fresh folder each
-    /// run, read as a placeholder), <paramref name="valgrindVersion"/>, and every file of <paramref name="hostDirectory"/>.
+    /// run, read as a placeholder), <paramref name="valgrindVersion"/>, every file of <paramref name="hostDirectory"/>,
+    /// and <paramref name="steering"/>: what the meter tells a running host beyond its start (a served workload's name
+    /// and how many operations each phase runs), one line each.
     /// </summary>
-    public static string Of(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory)
+    public static string Of(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory, IEnumerable<string>? steering = null)
     {
         ArgumentNullException.ThrowIfNull(start);
         using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
@@ -65,6 +67,11 @@ internal static partial class CountKey
         foreach (var file in System.IO.Directory.EnumerateFiles(host, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal))
         {
             Add($"file {Path.GetRelativePath(host, file)} {Digest(file)}");
+        }
+
+        foreach (var line in steering ?? [])
+        {
+            Add($"steering {line}");
         }
 
         return Convert.ToHexStringLower(hash.GetHashAndReset());

@@ -186,6 +186,17 @@ internal sealed class CountStore
         }
     }
 
+    /// <summary>
+    /// Stores a counted run through <paramref name="save"/> when there is a store and a key; answers why the run was not
+    /// stored (for the measurement's detail), or null when it was.
+    /// </summary>
+    public static string? SaveIfKeyed(CountStore? store, string? key, Func<CountStore, string, string?> save) =>
+        store is null
+            ? "there is no store: no budgets.json above the test and no PERF_REUSE_DIR"
+            : key is null
+                ? "the host's folder could not be read whole (a file was changed or locked while it was hashed)"
+                : save(store, key);
+
     private string EntryFolder(string key) => Path.Combine(Directory, key[..32]);
 
     private void Prune()

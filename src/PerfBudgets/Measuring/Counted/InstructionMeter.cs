@@ -148,11 +148,8 @@ public static partial class InstructionMeter
                 var map = File.Exists(keptMap) ? PerfMap.Read(keptMap) : PerfMap.Empty;
                 var dumps = DumpFiles(output.FullName).ToList();
                 var parts = dumps.Select(CallgrindProfile.Read).ToList();
-                var notStoredBecause = store is null
-                    ? "there is no store: no budgets.json above the test and no PERF_REUSE_DIR"
-                    : key is null
-                        ? "the host's folder could not be read whole (a file was changed or locked while it was hashed)"
-                        : store.Save(key, hostDirectory, mappedFiles, run.Output, dumps, File.Exists(keptMap) ? keptMap : null);
+                var notStoredBecause = CountStore.SaveIfKeyed(store, key, (keptIn, keyed) =>
+                    keptIn.Save(keyed, hostDirectory, mappedFiles, run.Output, dumps, File.Exists(keptMap) ? keptMap : null));
                 return new CallgrindRun(run.Output, parts, map, RuntimeVersion, valgrind.Version!) { NotStoredBecause = notStoredBecause };
             }
         }

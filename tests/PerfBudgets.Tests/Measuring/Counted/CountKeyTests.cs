@@ -53,6 +53,18 @@ public sealed class CountKeyTests : IDisposable
     }
 
     [Fact]
+    public void What_the_meter_tells_a_running_host_is_part_of_the_key_and_no_steering_keeps_the_start_s_key()
+    {
+        var key = CountKey.Of(Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output);
+        string[] served = ["served workload IO.FileCopy", "warm-up 2, 1 rounds of 2"];
+
+        CountKey.Of(Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output, []).Should().Be(key);
+        CountKey.Of(Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output, served).Should().NotBe(key)
+            .And.NotBe(CountKey.Of(Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output, ["served workload IO.FileCopy", "warm-up 2, 1 rounds of 3"]))
+            .And.Be(CountKey.Of(Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output, served));
+    }
+
+    [Fact]
     public void A_variable_no_runtime_reads_is_not_part_of_the_key()
     {
         var key = CountKey.Of(Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output);
