@@ -91,11 +91,16 @@ public static class StartupMeter
             while (true)
             {
                 cancellationToken.ThrowIfCancellationRequested();
-                if (clock.Elapsed > timeout || process.HasExited || cpu is null)
+                if (process.HasExited || cpu is null)
                 {
-                    throw new TimeoutException(process.HasExited
-                        ? $"{child.Name} exited ({process.ExitCode}) before answering {uri}; its standard error ended: {child.StandardErrorTail}"
-                        : $"{uri} did not answer 2xx within {timeout.TotalSeconds} s of its process's start.");
+                    // The error stream's last lines arrive after the exit: its end is awaited before it is quoted.
+                    var ended = child.WaitForExit(TimeSpan.FromSeconds(5));
+                    throw new TimeoutException($"{child.Name} exited ({ended.ExitCode}) before answering {uri}; its standard error ended: {ended.ErrorTail}");
+                }
+
+                if (clock.Elapsed > timeout)
+                {
+                    throw new TimeoutException($"{uri} did not answer 2xx within {timeout.TotalSeconds} s of its process's start.");
                 }
 
                 try
