@@ -30,11 +30,14 @@ public sealed class CallgrindRun
     /// <summary>Where the run was reused from, when it was not run but read from the store; null when it was run.</summary>
     public ReusedCount? Reused { get; init; }
 
+    /// <summary>Why a run that was counted did not reuse a stored one (<see cref="CountStore.TryLoad"/>); null when it was reused, or no store was looked in.</summary>
+    internal string? NotReusedBecause { get; init; }
+
     /// <summary>Why a run that was counted was not stored for the next run to reuse; null when it was, or was reused.</summary>
     internal string? NotStoredBecause { get; init; }
 
     /// <summary>The counts of one workload's repetitions.</summary>
     /// <exception cref="InstructionMeterException">The host counted no region of that name.</exception>
     public InstructionMeasurement Measurement(string workload) =>
-        CallgrindMeasurement.From(workload, _parts, _map, RuntimeVersion, ValgrindVersion) with { Reused = Reused, NotStoredBecause = NotStoredBecause };
+        CallgrindMeasurement.From(workload, _parts, _map, RuntimeVersion, ValgrindVersion) with { Reused = Reused, NotReusedBecause = NotReusedBecause, NotStoredBecause = NotStoredBecause };
 }

@@ -53,7 +53,8 @@ public static class CallgrindWorkloadHost
         var store = CountStore.Open();
         var key = store is null ? null : CountKey.TryOf(start, valgrindVersion, hostDirectory, callgrind.OutputDirectory,
             [$"served workload {workload}", string.Create(CultureInfo.InvariantCulture, $"warm-up {warmUpOperations}, {rounds} rounds of {operations}")]);
-        if (key is not null && store!.TryLoad(key) is { } stored)
+        string? notReusedBecause = null;
+        if (key is not null && store!.TryLoad(key, out notReusedBecause) is { } stored)
         {
             return (CallgrindMeasurement.From(workload, stored.Parts, stored.Map, InstructionMeter.RuntimeVersion, valgrindVersion) with { Reused = stored.Reused },
                 stored.StandardOutput);
@@ -104,14 +105,14 @@ public static class CallgrindWorkloadHost
             var check = Expect("check ")["check ".Length..];
             var notStoredBecause = CountStore.SaveIfKeyed(store, key, (keptIn, keyed) =>
                 Store(keptIn, keyed, host.Process.Id, hostDirectory, callgrind.OutputDirectory, check));
-            return (measurement with { NotStoredBecause = notStoredBecause }, check);
+            return (measurement with { NotReusedBecause = notReusedBecause, NotStoredBecause = notStoredBecause }, check);
         }
     }
 
     // The files the running host has mapped (the runtime, native libraries, every assembly it loaded, Valgrind's tool:
     // Valgrind runs the program in its own process) are read from outside, once the check has run everything the
     // workload loads; with the dumps, the perf map and the check line they are the stored run.
-    private static string? Store(CountStore store, string key, int processId, string hostDirectory, string outputDirectory, string check)
+    private static string? Store(CountStore store, CountInputs key, int processId, string hostDirectory, string outputDirectory, string check)
     {
         var mapped = Path.Combine(outputDirectory, "mapped-files");
         try

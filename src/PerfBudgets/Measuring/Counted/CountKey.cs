@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
-using System.Text;
 using System.Text.RegularExpressions;
 
 namespace PerfBudgets.Measuring;
@@ -21,14 +20,14 @@ internal static partial class CountKey
     internal const string Format = "perfbudgets-count-reuse/1";
 
     /// <summary>
-    /// The key of a counted run (<see cref="Of"/>), or null when the host's folder cannot be read as a whole (a file
-    /// removed or locked while it is read): the run is then counted, not reused or stored.
+    /// The inputs of a counted run (<see cref="Inputs"/>), or null when the host's folder cannot be read as a whole (a
+    /// file removed or locked while it is read): the run is then counted, not reused or stored.
     /// </summary>
-    public static string? TryOf(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory, IEnumerable<string>? steering = null)
+    public static CountInputs? TryOf(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory, IEnumerable<string>? steering = null)
     {
         try
         {
-            return Of(start, valgrindVersion, hostDirectory, outputDirectory, steering);
+            return Inputs(start, valgrindVersion, hostDirectory, outputDirectory, steering);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -36,45 +35,29 @@ internal static partial class CountKey
         }
     }
 
+    /// <summary>The key of a counted run: the digest of its <see cref="Inputs"/>.</summary>
+    public static string Of(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory, IEnumerable<string>? steering = null) =>
+        Inputs(start, valgrindVersion, hostDirectory, outputDirectory, steering).Key;
+
     /// <summary>
-    /// The key of a counted run: <paramref name="start"/> (with <paramref name="outputDirectory"/>, a fresh folder each
-    /// run, read as a placeholder), <paramref name="valgrindVersion"/>, every file of <paramref name="hostDirectory"/>,
-    /// and <paramref name="steering"/>: what the meter tells a running host beyond its start (a served workload's name
-    /// and how many operations each phase runs), one line each.
+    /// The inputs of a counted run, one line each, and their digest: <paramref name="start"/> (with
+    /// <paramref name="outputDirectory"/>, a fresh folder each run, read as a placeholder), <paramref name="valgrindVersion"/>,
+    /// every file of <paramref name="hostDirectory"/>, and <paramref name="steering"/>: what the meter tells a running host
+    /// beyond its start (a served workload's name and how many operations each phase runs), one line each.
     /// </summary>
-    public static string Of(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory, IEnumerable<string>? steering = null)
+    public static CountInputs Inputs(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory, IEnumerable<string>? steering = null)
     {
         ArgumentNullException.ThrowIfNull(start);
-        using var hash = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
-        void Add(string line) => hash.AppendData(Encoding.UTF8.GetBytes(line + "\n"));
-        Add(Format);
-        Add($"valgrind {valgrindVersion}");
-        Add($"kernel {KernelRelease}");
-        Add($"program {start.FileName}");
-        foreach (var argument in start.ArgumentList)
-        {
-            Add($"argument {argument.Replace(outputDirectory, "{output}", StringComparison.Ordinal)}");
-        }
-
-        Add($"folder {start.WorkingDirectory}");
-        foreach (var (name, value) in start.Environment.Where(e => KeyedVariable(e.Key)).OrderBy(e => e.Key, StringComparer.Ordinal))
-        {
-            Add($"variable {name}={value}");
-        }
-
+        var lines = new List<string> { Format, $"valgrind {valgrindVersion}", $"kernel {KernelRelease}", $"program {start.FileName}" };
+        lines.AddRange(start.ArgumentList.Select(argument => $"argument {argument.Replace(outputDirectory, "{output}", StringComparison.Ordinal)}"));
+        lines.Add($"folder {start.WorkingDirectory}");
+        lines.AddRange(start.Environment.Where(e => KeyedVariable(e.Key)).OrderBy(e => e.Key, StringComparer.Ordinal).Select(e => $"variable {e.Key}={e.Value}"));
         var host = Path.GetFullPath(hostDirectory);
-        Add($"host {host}");
-        foreach (var file in System.IO.Directory.EnumerateFiles(host, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal))
-        {
-            Add($"file {Path.GetRelativePath(host, file)} {Digest(file)}");
-        }
-
-        foreach (var line in steering ?? [])
-        {
-            Add($"steering {line}");
-        }
-
-        return Convert.ToHexStringLower(hash.GetHashAndReset());
+        lines.Add($"host {host}");
+        lines.AddRange(System.IO.Directory.EnumerateFiles(host, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal)
+            .Select(file => $"file {Path.GetRelativePath(host, file)} {Digest(file)}"));
+        lines.AddRange((steering ?? []).Select(line => $"steering {line}"));
+        return new CountInputs(lines);
     }
 
     /// <summary>
@@ -85,13 +68,22 @@ internal static partial class CountKey
     /// </summary>
     internal static bool KeyedVariable(string name) =>
         name != MappedFilesVariable
-        && !name.StartsWith("DOTNET_CLI_", StringComparison.Ordinal)
+        && !name.StartsWith("DOTNET_CLI_", StringComparison.Ordinal) && !SdkVariables.Contains(name)
         && (name.StartsWith("DOTNET_", StringComparison.Ordinal) || name.StartsWith("COMPlus_", StringComparison.OrdinalIgnoreCase)
             || name.StartsWith("CORECLR_", StringComparison.Ordinal) || name.StartsWith("ASPNETCORE_", StringComparison.Ordinal)
             || name.StartsWith("NETCORE_", StringComparison.Ordinal) || name.StartsWith("LD_", StringComparison.Ordinal)
             || name.StartsWith("GLIBC_", StringComparison.Ordinal) || name.StartsWith("MALLOC_", StringComparison.Ordinal)
             || name.StartsWith("VALGRIND", StringComparison.Ordinal) || name.StartsWith("LC_", StringComparison.Ordinal)
             || name is "LANG" or "LANGUAGE" or "TZ");
+
+    // Variables with the runtime's prefix that only the SDK, NuGet or the test platform read: a CI image or a shell that
+    // sets one (or the dotnet command that started the tests, which sets DOTNET_HOST_PATH) would otherwise never share a
+    // key with another. DOTNET_ROOT stays keyed: an app host finds its runtime by it.
+    private static readonly HashSet<string> SdkVariables = new(StringComparer.Ordinal)
+    {
+        "DOTNET_NOLOGO", "DOTNET_HOST_PATH", "DOTNET_GENERATE_ASPNET_CERTIFICATE", "DOTNET_NUGET_SIGNATURE_VERIFICATION",
+        "DOTNET_SKIP_FIRST_TIME_EXPERIENCE", "DOTNET_ADD_GLOBAL_TOOLS_TO_PATH", "DOTNET_SKIP_WORKLOAD_INTEGRITY_CHECK",
+    };
 
     // A mapped path that is an input: a file of the machine (not /proc, /dev, a memory file or a deleted one), outside
     // the host's folder (in the key already) and outside the temporary folder (Valgrind's pipes to vgdb and the

@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.IO.Compression;
 using System.Text.Json;
 using PerfBudgets.Budgets;
@@ -29,6 +30,9 @@ internal sealed class CountStore
     internal const int Keep = 32;
 
     private const string ManifestName = "manifest.json";
+
+    // The run's inputs, one per line (CountInputs.Lines), gzipped: what a later miss compares its own with.
+    private const string InputsName = "inputs.txt.gz";
     private static readonly JsonSerializerOptions Json = new() { WriteIndented = true };
 
     internal CountStore(string directory, bool lookUp)
@@ -66,20 +70,27 @@ internal sealed class CountStore
     }
 
     /// <summary>
-    /// The stored run of <paramref name="key"/>, when there is one and every file it mapped still has the digest it had;
-    /// else null (and the run is counted). An entry that cannot be read is a miss, never an error.
+    /// The stored run of <paramref name="inputs"/>, when there is one and every file it mapped still has the digest it
+    /// had; else null (and the run is counted), with <paramref name="notReusedBecause"/> saying why: reuse is off, a file
+    /// the stored run mapped has changed, or no stored run had these inputs and which of them differ from the nearest
+    /// stored run's. An entry that cannot be read is a miss, never an error.
     /// </summary>
-    public StoredCount? TryLoad(string key)
+    public StoredCount? TryLoad(CountInputs inputs, out string? notReusedBecause)
     {
+        ArgumentNullException.ThrowIfNull(inputs);
+        notReusedBecause = null;
         if (!LookUp)
         {
+            notReusedBecause = $"{HarnessEnvironment.ReuseVariable}=off";
             return null;
         }
 
+        var key = inputs.Key;
         var entry = EntryFolder(key);
         var manifestPath = Path.Combine(entry, ManifestName);
         if (!File.Exists(manifestPath))
         {
+            notReusedBecause = Nearest(inputs);
             return null;
         }
 
@@ -87,9 +98,21 @@ internal sealed class CountStore
         try
         {
             var manifest = JsonSerializer.Deserialize<Manifest>(File.ReadAllText(manifestPath), Json);
-            if (manifest is null || manifest.Format != CountKey.Format || manifest.Key != key
-                || manifest.Mapped.Any(m => !File.Exists(m.Path) || CountKey.Digest(m.Path) != m.Sha256))
+            if (manifest is null || manifest.Format != CountKey.Format || manifest.Key != key)
             {
+                notReusedBecause = $"the store's entry {key[..16]} is of another format";
+                return null;
+            }
+
+            if (manifest.Mapped.FirstOrDefault(m => !File.Exists(m.Path)) is { } gone)
+            {
+                notReusedBecause = $"the stored run with these inputs ({Counted(manifest)}) mapped {gone.Path}, which is gone";
+                return null;
+            }
+
+            if (manifest.Mapped.FirstOrDefault(m => CountKey.Digest(m.Path) != m.Sha256) is { } changed)
+            {
+                notReusedBecause = $"the stored run with these inputs ({Counted(manifest)}) mapped {changed.Path}, which has changed since";
                 return null;
             }
 
@@ -102,6 +125,7 @@ internal sealed class CountStore
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException or JsonException or InvalidDataException or FormatException or InstructionMeterException)
         {
+            notReusedBecause = $"the store's entry {key[..16]} could not be read ({e.Message})";
             return null;
         }
         finally
@@ -110,14 +134,68 @@ internal sealed class CountStore
         }
     }
 
+    // Why no entry has these inputs, told by the stored run whose inputs differ from them least: which ones differ.
+    private string Nearest(CountInputs inputs)
+    {
+        var nearest = (Manifest: (Manifest?)null, Differences: (IReadOnlyList<string>?)null);
+        var entries = System.IO.Directory.Exists(Directory) ? new DirectoryInfo(Directory).EnumerateDirectories().Where(d => !d.Name.StartsWith('.')).ToList() : [];
+        foreach (var entry in entries)
+        {
+            try
+            {
+                var inputsPath = Path.Combine(entry.FullName, InputsName);
+                if (!File.Exists(inputsPath) || JsonSerializer.Deserialize<Manifest>(File.ReadAllText(Path.Combine(entry.FullName, ManifestName)), Json) is not { } manifest)
+                {
+                    continue;
+                }
+
+                var differences = inputs.Differences(ReadLines(inputsPath));
+                if (nearest.Differences is null || differences.Count < nearest.Differences.Count)
+                {
+                    nearest = (manifest, differences);
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException or JsonException or InvalidDataException)
+            {
+                // An entry being written or pruned by another run: not the nearest.
+            }
+        }
+
+        if (nearest is not ({ } closest, { } shown))
+        {
+            return entries.Count == 0 ? $"the store {Directory} holds no counted run yet" : $"none of the {entries.Count} stored runs in {Directory} had these inputs";
+        }
+
+        return $"no stored run had these inputs; the nearest ({Counted(closest)}) differs in {shown.Count}: {string.Join("; ", shown.Take(4))}{(shown.Count > 4 ? $"; and {shown.Count - 4} more" : string.Empty)}";
+    }
+
+    private static string Counted(Manifest manifest) => string.Create(CultureInfo.InvariantCulture,
+        $"counted {manifest.MeasuredUtc.UtcDateTime:yyyy-MM-dd HH:mm} UTC{(manifest.RunId is null ? string.Empty : $" in run {manifest.RunId}")}");
+
+    private static List<string> ReadLines(string gzipped)
+    {
+        using var input = File.OpenRead(gzipped);
+        using var gzip = new GZipStream(input, CompressionMode.Decompress);
+        using var reader = new StreamReader(gzip);
+        var lines = new List<string>();
+        while (reader.ReadLine() is { } line)
+        {
+            lines.Add(line);
+        }
+
+        return lines;
+    }
+
     /// <summary>
-    /// Stores a counted run under <paramref name="key"/>: its standard output, its dumps, its perf map and the digest of
+    /// Stores a counted run under the key of <paramref name="inputs"/>, with the inputs themselves: its standard output, its dumps, its perf map and the digest of
     /// every file outside <paramref name="hostDirectory"/> that the host listed in <paramref name="mappedFilesList"/>.
     /// Nothing is stored when the host wrote no list or a file it mapped is gone; a store that cannot be written only
     /// means the next run counts again. Answers null when stored, else why not, for the measurement's detail.
     /// </summary>
-    public string? Save(string key, string hostDirectory, string mappedFilesList, string standardOutput, IEnumerable<string> dumpFiles, string? perfMapFile)
+    public string? Save(CountInputs inputs, string hostDirectory, string mappedFilesList, string standardOutput, IEnumerable<string> dumpFiles, string? perfMapFile)
     {
+        ArgumentNullException.ThrowIfNull(inputs);
+        var key = inputs.Key;
         if (!File.Exists(mappedFilesList))
         {
             return $"the host listed no file it mapped ({CountKey.MappedFilesVariable}: a host built against an older PerfBudgets, or one that did not measure through InstructionRegion)";
@@ -160,6 +238,16 @@ internal sealed class CountStore
             }
 
             File.WriteAllText(Path.Combine(incoming, "stdout.txt"), standardOutput);
+            using (var file = File.Create(Path.Combine(incoming, InputsName)))
+            using (var gzip = new GZipStream(file, CompressionLevel.Fastest))
+            using (var writer = new StreamWriter(gzip))
+            {
+                foreach (var line in inputs.Lines)
+                {
+                    writer.WriteLine(line);
+                }
+            }
+
             var manifest = new Manifest(CountKey.Format, key, DateTimeOffset.UtcNow, HarnessEnvironment.RunId ?? TestInvocation.Id, mapped, dumps);
             File.WriteAllText(Path.Combine(incoming, ManifestName), JsonSerializer.Serialize(manifest, Json));
             var entry = EntryFolder(key);
@@ -190,7 +278,7 @@ internal sealed class CountStore
     /// Stores a counted run through <paramref name="save"/> when there is a store and a key; answers why the run was not
     /// stored (for the measurement's detail), or null when it was.
     /// </summary>
-    public static string? SaveIfKeyed(CountStore? store, string? key, Func<CountStore, string, string?> save) =>
+    public static string? SaveIfKeyed(CountStore? store, CountInputs? key, Func<CountStore, CountInputs, string?> save) =>
         store is null
             ? "there is no store: no budgets.json above the test and no PERF_REUSE_DIR"
             : key is null

@@ -62,5 +62,6 @@ public sealed record GrowthMeasurement(
     // Where the counts were reused from, or why they were not stored, once for both sizes when one run counted them.
     private string Reuse() =>
         string.Concat(new[] { Small.Reused, Large.Reused }.OfType<ReusedCount>().Distinct().Select(r => $"; {r}")) +
+        string.Concat(new[] { Small.NotReusedBecause, Large.NotReusedBecause }.OfType<string>().Distinct().Select(r => $"; counted, not reused: {r}")) +
         string.Concat(new[] { Small.NotStoredBecause, Large.NotStoredBecause }.OfType<string>().Distinct().Select(r => $"; counted, not stored for reuse: {r}"));
 }

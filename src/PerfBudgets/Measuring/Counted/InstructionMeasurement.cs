@@ -51,6 +51,13 @@ public sealed record InstructionMeasurement
     public ReusedCount? Reused { get; init; }
 
     /// <summary>
+    /// Why counts taken in this run did not reuse a stored run (<see cref="CountStore.TryLoad"/>: reuse off, a mapped
+    /// file changed, or which inputs differ from the nearest stored run's), which the detail states. Null when reused,
+    /// or when no store was looked in.
+    /// </summary>
+    internal string? NotReusedBecause { get; init; }
+
+    /// <summary>
     /// Why counts taken in this run were not stored for a later run to reuse (<see cref="InstructionMeter.RunProcess"/>),
     /// which the detail states: the next run will count them again. Null when stored, reused, or counted another way.
     /// </summary>
@@ -99,7 +106,7 @@ public sealed record InstructionMeasurement
             ? string.Create(CultureInfo.InvariantCulture, $", ~{estimate:#,0} estimated cycles/op")
             : string.Empty;
         return string.Create(CultureInfo.InvariantCulture,
-            $"{InstructionsPerOperation:#,0.#} instructions/op, the smallest of {InstructionsByRepetition.Count} repetitions of {OperationsPerRepetition:N0} ops each (spread {InstructionSpread:0.###%}), {SystemCallsPerOperation:#,0.##} syscalls/op{cycles}; .NET {RuntimeVersion}, valgrind {ValgrindVersion}{(Reused is null ? string.Empty : $"; {Reused}")}{(NotStoredBecause is null ? string.Empty : $"; counted, not stored for reuse: {NotStoredBecause}")}");
+            $"{InstructionsPerOperation:#,0.#} instructions/op, the smallest of {InstructionsByRepetition.Count} repetitions of {OperationsPerRepetition:N0} ops each (spread {InstructionSpread:0.###%}), {SystemCallsPerOperation:#,0.##} syscalls/op{cycles}; .NET {RuntimeVersion}, valgrind {ValgrindVersion}{(Reused is null ? string.Empty : $"; {Reused}")}{(NotReusedBecause is null ? string.Empty : $"; counted, not reused: {NotReusedBecause}")}{(NotStoredBecause is null ? string.Empty : $"; counted, not stored for reuse: {NotStoredBecause}")}");
     }
 }
 

@@ -106,7 +106,8 @@ public static partial class InstructionMeter
             start.WorkingDirectory = hostDirectory;
             var store = CountStore.Open();
             var key = store is null ? null : CountKey.TryOf(start, valgrind.Version!, hostDirectory, output.FullName);
-            if (key is not null && store!.TryLoad(key) is { } stored)
+            string? notReusedBecause = null;
+            if (key is not null && store!.TryLoad(key, out notReusedBecause) is { } stored)
             {
                 return new CallgrindRun(stored.StandardOutput, stored.Parts, stored.Map, RuntimeVersion, valgrind.Version!) { Reused = stored.Reused };
             }
@@ -150,7 +151,7 @@ public static partial class InstructionMeter
                 var parts = dumps.Select(CallgrindProfile.Read).ToList();
                 var notStoredBecause = CountStore.SaveIfKeyed(store, key, (keptIn, keyed) =>
                     keptIn.Save(keyed, hostDirectory, mappedFiles, run.Output, dumps, File.Exists(keptMap) ? keptMap : null));
-                return new CallgrindRun(run.Output, parts, map, RuntimeVersion, valgrind.Version!) { NotStoredBecause = notStoredBecause };
+                return new CallgrindRun(run.Output, parts, map, RuntimeVersion, valgrind.Version!) { NotReusedBecause = notReusedBecause, NotStoredBecause = notStoredBecause };
             }
         }
         finally

@@ -73,6 +73,9 @@ public sealed class CountKeyTests : IDisposable
         CountKey.KeyedVariable("DOTNET_gcServer").Should().BeTrue();
         CountKey.KeyedVariable("LD_PRELOAD").Should().BeTrue();
         CountKey.KeyedVariable("DOTNET_CLI_TELEMETRY_SESSIONID").Should().BeFalse();
+        CountKey.KeyedVariable("DOTNET_HOST_PATH").Should().BeFalse("the dotnet command that started the tests sets it; the runtime does not read it");
+        CountKey.KeyedVariable("DOTNET_NOLOGO").Should().BeFalse();
+        CountKey.KeyedVariable("DOTNET_ROOT").Should().BeTrue("an app host finds its runtime by it");
         CountKey.KeyedVariable(CountKey.MappedFilesVariable).Should().BeFalse();
     }
 

@@ -4,7 +4,7 @@ using PerfBudgets.Tests.Support;
 namespace PerfBudgets.Tests.Measuring;
 
 // The store of counted runs: a stored run is read back only while every file it mapped is byte-identical, and a
-// changed or missing file, reuse turned off, or an unreadable entry counts again.
+// changed or missing file, reuse turned off, or an unreadable entry counts again, saying which it was.
 public sealed class CountStoreTests : IDisposable
 {
     private static readonly string Vectors = Path.Combine(AppContext.BaseDirectory, "TestVectors");
@@ -42,16 +42,17 @@ public sealed class CountStoreTests : IDisposable
         var store = new CountStore(Path.Combine(_folder.Path, "store"), lookUp: true);
         var key = Save(store);
 
-        var stored = store.TryLoad(key);
+        var stored = store.TryLoad(key, out var notReusedBecause);
 
+        notReusedBecause.Should().BeNull();
         stored.Should().NotBeNull();
         stored!.StandardOutput.Should().Be("workload Demo.Work check ok\n");
         stored.Parts.Should().ContainSingle().Which.Trigger.Should().Be("Client Request: perfbudgets:Demo.Work:100:0");
         stored.Map.Count.Should().BeGreaterThan(0);
-        stored.Reused.Key.Should().Be(key);
+        stored.Reused.Key.Should().Be(key.Key);
         stored.Reused.MeasuredUtc.Should().BeCloseTo(DateTimeOffset.UtcNow, TimeSpan.FromMinutes(1));
         new CallgrindRun(stored.StandardOutput, stored.Parts, stored.Map, "10.0.0", "3.19.0") { Reused = stored.Reused }
-            .Measurement("Demo.Work").ToString().Should().Contain("reused, not counted again").And.Contain(key[..16]);
+            .Measurement("Demo.Work").ToString().Should().Contain("reused, not counted again").And.Contain(key.Key[..16]);
     }
 
     [Fact]
@@ -61,7 +62,34 @@ public sealed class CountStoreTests : IDisposable
         var key = Save(store);
         File.WriteAllText(Runtime, "the runtimE");
 
-        store.TryLoad(key).Should().BeNull("the runtime the stored run mapped is not the one there now");
+        store.TryLoad(key, out var notReusedBecause).Should().BeNull("the runtime the stored run mapped is not the one there now");
+        notReusedBecause.Should().StartWith("the stored run with these inputs (counted ").And.EndWith($"mapped {Runtime}, which has changed since");
+    }
+
+    [Fact]
+    public void A_run_that_finds_no_entry_says_which_inputs_differ_from_the_nearest_stored_runs()
+    {
+        var store = new CountStore(Path.Combine(_folder.Path, "store"), lookUp: true);
+        store.TryLoad(Inputs(), out var empty).Should().BeNull();
+        empty.Should().Be($"the store {store.Directory} holds no counted run yet");
+        Save(store);
+        File.WriteAllText(Path.Combine(Host, "Workloads.dll"), "the hosT");
+        File.WriteAllText(Path.Combine(Host, "appsettings.json"), "{}");
+
+        store.TryLoad(Inputs(variable: ("DOTNET_TieredPGO", "1")), out var notReusedBecause).Should().BeNull();
+
+        notReusedBecause.Should().StartWith("no stored run had these inputs; the nearest (counted ")
+            .And.EndWith("differs in 3: DOTNET_TieredPGO (none) → 1; file Workloads.dll changed; file appsettings.json is new");
+    }
+
+    [Fact]
+    public void A_changed_argument_is_named_with_both_values()
+    {
+        var stored = Inputs();
+        var other = Inputs(workload: "Other.Work");
+
+        other.Differences(stored.Lines).Should().Equal("argument 4 Demo.Work → Other.Work");
+        stored.Differences(stored.Lines).Should().BeEmpty();
     }
 
     [Fact]
@@ -84,7 +112,8 @@ public sealed class CountStoreTests : IDisposable
         var key = Save(store);
         File.Delete(Runtime);
 
-        store.TryLoad(key).Should().BeNull();
+        store.TryLoad(key, out var notReusedBecause).Should().BeNull();
+        notReusedBecause.Should().EndWith($"mapped {Runtime}, which is gone");
     }
 
     [Fact]
@@ -93,19 +122,20 @@ public sealed class CountStoreTests : IDisposable
         var folder = Path.Combine(_folder.Path, "store");
         var key = Save(new CountStore(folder, lookUp: false));
 
-        new CountStore(folder, lookUp: false).TryLoad(key).Should().BeNull();
-        new CountStore(folder, lookUp: true).TryLoad(key).Should().NotBeNull();
+        new CountStore(folder, lookUp: false).TryLoad(key, out var notReusedBecause).Should().BeNull();
+        notReusedBecause.Should().Be("PERF_REUSE=off");
+        new CountStore(folder, lookUp: true).TryLoad(key, out _).Should().NotBeNull();
     }
 
     [Fact]
     public void A_host_that_listed_no_mapped_files_is_not_stored()
     {
         var store = new CountStore(Path.Combine(_folder.Path, "store"), lookUp: true);
-        var key = CountKey.Of(CountKeyTests.Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output);
+        var key = Inputs();
 
         var notStored = store.Save(key, Host, Path.Combine(_folder.Path, "no-list"), "out", [Path.Combine(Vectors, "callgrind.out.sample")], perfMapFile: null);
 
-        store.TryLoad(key).Should().BeNull("without the files it mapped, nothing says the run's inputs are unchanged");
+        store.TryLoad(key, out _).Should().BeNull("without the files it mapped, nothing says the run's inputs are unchanged");
         notStored.Should().StartWith("the host listed no file it mapped (PERFBUDGETS_MAPPED_FILES");
     }
 
@@ -113,7 +143,7 @@ public sealed class CountStoreTests : IDisposable
     public void A_host_whose_mapped_file_is_gone_is_not_stored_and_says_which()
     {
         var store = new CountStore(Path.Combine(_folder.Path, "store"), lookUp: true);
-        var key = CountKey.Of(CountKeyTests.Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output);
+        var key = Inputs();
         var list = Path.Combine(_folder.Path, "mapped-files");
         var gone = "/perfbudgets-test-not-there/libgone.so";
         File.WriteAllLines(list, [Runtime, gone]);
@@ -121,7 +151,7 @@ public sealed class CountStoreTests : IDisposable
         var notStored = store.Save(key, Host, list, "out", [Path.Combine(Vectors, "callgrind.out.sample")], perfMapFile: null);
 
         notStored.Should().Be($"a file the host mapped is gone: {gone}");
-        store.TryLoad(key).Should().BeNull();
+        store.TryLoad(key, out _).Should().BeNull();
     }
 
     [Fact]
@@ -129,20 +159,24 @@ public sealed class CountStoreTests : IDisposable
     {
         var store = new CountStore(Path.Combine(_folder.Path, "store"), lookUp: true);
         var key = Save(store);
-        File.WriteAllText(Path.Combine(store.Directory, key[..32], "manifest.json"), "{ not json");
+        File.WriteAllText(Path.Combine(store.Directory, key.Key[..32], "manifest.json"), "{ not json");
 
-        store.TryLoad(key).Should().BeNull();
+        store.TryLoad(key, out var notReusedBecause).Should().BeNull();
+        notReusedBecause.Should().StartWith($"the store's entry {key.Key[..16]} could not be read (");
     }
 
     // Stores a run that mapped the stand-in runtime, a file in the host's folder, a memory file and a pipe in the
     // temporary folder (the last three are not inputs of their own), with the sample profile and perf map.
-    private string Save(CountStore store)
+    private CountInputs Save(CountStore store)
     {
-        var key = CountKey.Of(CountKeyTests.Start(Host, "callgrind.out.%p", Output), "3.19.0", Host, Output);
+        var key = Inputs();
         var list = Path.Combine(_folder.Path, "mapped-files");
         File.WriteAllLines(list, [Runtime, Path.Combine(Host, "Workloads.dll"), "/memfd:doublemapper (deleted)", Path.Combine(Path.GetTempPath(), "vgdb-pipe-1")]);
         store.Save(key, Host, list, "workload Demo.Work check ok\n", [Path.Combine(Vectors, "callgrind.out.sample")], Path.Combine(Vectors, "perf-calls.map"))
             .Should().BeNull("a run whose mapped files are all there is stored");
         return key;
     }
+
+    private CountInputs Inputs(string workload = "Demo.Work", (string Name, string Value)? variable = null) =>
+        CountKey.Inputs(CountKeyTests.Start(Host, "callgrind.out.%p", Output, workload, variable), "3.19.0", Host, Output);
 }
