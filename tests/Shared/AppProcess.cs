@@ -92,6 +92,22 @@ public sealed partial class AppProcess : IDisposable
         }
     }
 
+    /// <summary>
+    /// The start <see cref="StartAsync"/> makes of the app as built under <paramref name="underCallgrind"/>, without
+    /// starting it, and how its settings differ from what ships (<see cref="SettingsNote"/>): what a counted session is
+    /// keyed by (<see cref="PerfBudgets.Measuring.CallgrindServer.MeasureSessionAsync"/>).
+    /// </summary>
+    internal static (ProcessStartInfo Start, string SettingsNote) PlannedStart(bool withEchoService, IReadOnlyDictionary<string, string>? environment,
+        PerfBudgets.Measuring.CallgrindServer underCallgrind, string? assembly = null)
+    {
+        var settings = StartSettings(withEchoService);
+        var changed = ChangedSettings(settings, environment);
+        return (StartInfo(assembly ?? typeof(Program).Assembly.Location, settings.Select(s => $"--{s.Key}={s.Value}"), environment, underCallgrind), ChangedSettingsNote(changed));
+    }
+
+    /// <summary>The folder of the app's built assembly, which <see cref="StartAsync"/> starts.</summary>
+    internal static string AppDirectory => Path.GetDirectoryName(typeof(Program).Assembly.Location)!;
+
     /// <summary>The configuration keys a start passes on the command line.</summary>
     internal static IReadOnlyList<KeyValuePair<string, string>> StartSettings(bool withEchoService)
     {

@@ -65,6 +65,51 @@ public sealed class CountReuseTests(CountedRuns runs) : IDisposable
         changed.Measurement.Reused.Should().BeNull("one byte of the code under test changed");
     });
 
+    [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
+    public void A_server_session_is_reused_without_starting_the_server_until_one_byte_of_the_app_changes() => WithCopyAndStore(host =>
+    {
+        var first = Session(host);
+        var again = Session(host);
+        using (var library = File.Open(Path.Combine(host, "SystemUnderTest.dll"), FileMode.Append))
+        {
+            library.WriteByte(0);
+        }
+
+        var changed = Session(host);
+
+        first.Started.Should().BeTrue();
+        first.Measurement.Reused.Should().BeNull("nothing was stored yet");
+        first.Measurement.ToString().Should().NotContain("not stored for reuse", "the session is stored for the next");
+        again.Started.Should().BeFalse("a reused session does not start the server");
+        again.Measurement.Reused.Should().NotBeNull("the inputs are byte-identical");
+        again.Measurement.InstructionsByRepetition.Should().Equal(first.Measurement.InstructionsByRepetition, "a reused session is the stored one");
+        again.Measurement.Methods.Should().NotBeEmpty("the stored dumps and perf map name the methods as the counted ones did");
+        changed.Started.Should().BeTrue("one byte of the app changed");
+        changed.Measurement.Reused.Should().BeNull();
+        changed.Measurement.ToString().Should().Contain("counted, not reused: no stored run had these inputs; the nearest").And.Contain("file SystemUnderTest.dll changed");
+    });
+
+    // A short counted session of the app in the copy: a start, ten warm-up requests, one round of ten.
+    private static (InstructionMeasurement Measurement, bool Started) Session(string host)
+    {
+        const string workload = "Api.DelayAsync";
+        var assembly = Path.Combine(host, "SystemUnderTest.dll");
+        var started = false;
+        using var callgrind = new CallgrindServer();
+        var (start, _) = AppProcess.PlannedStart(withEchoService: false, CallgrindServer.SteadyServerEnvironment, callgrind, assembly);
+        var counts = callgrind.MeasureSessionAsync(start, host, ["ten requests, one round of ten"], async () =>
+        {
+            started = true;
+            using var app = await AppProcess.StartAsync(TimeSpan.FromMinutes(3), CancellationToken.None, underCallgrind: callgrind,
+                environment: CallgrindServer.SteadyServerEnvironment, assembly: assembly);
+            using var probe = new PerfBudgets.Load.HttpKeepAliveProbe(app.EndPoint, "/api/delay/async?ms=0") { Timeout = TimeSpan.FromMinutes(2) };
+            void Send() => probe.Send().Should().Be(200);
+            CallgrindServer.WarmUp(app.ProcessId, Send, 10);
+            return new Dictionary<string, InstructionMeasurement> { [workload] = callgrind.Measure(app.ProcessId, workload, Send, operations: 10, rounds: 1) };
+        }).GetAwaiter().GetResult();
+        return (counts[workload], started);
+    }
+
     // Runs the test on a copy of this suite's output, with a store of its own; skipped (failed under CI) where nothing can be counted.
     private void WithCopyAndStore(Action<string> test)
     {

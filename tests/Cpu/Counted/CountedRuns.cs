@@ -119,19 +119,30 @@ public sealed class CountedRuns : IAsyncLifetime
 
     // The server under Callgrind, uninstrumented until a round starts. Each workload is driven from one keep-alive
     // connection, one request at a time on a quiet server (CallgrindServer), so a round counts the server's work per
-    // request and nothing of the client's. With 'only', that one workload alone (a confirmation).
+    // request and nothing of the client's. With 'only', that one workload alone (a confirmation). A session whose inputs
+    // (the app's folder, which is this suite's, every file the server mapped, the parameters below) a stored one had is
+    // reused, not run.
     private static async Task<IReadOnlyDictionary<string, InstructionMeasurement>> CountServerAsync(string? only)
     {
         var book = SuiteGate.Current.Book;
-        var warmUp = book.IntParameter("Cpu.Counted.Server.WarmUpRequests");
-        var requests = book.IntParameter("Cpu.Counted.Server.Requests");
-        var rounds = book.IntParameter("Cpu.Counted.Server.Rounds");
         using var callgrind = new CallgrindServer();
         // The package's settings for a counted server (one pool thread, one socket-engine thread, no configuration
         // watcher, inline socket completions: CallgrindServer.SteadyServerEnvironment says why).
+        var (start, settingsNote) = AppProcess.PlannedStart(withEchoService: true, CallgrindServer.SteadyServerEnvironment, callgrind);
+        ServerSettingsNote = settingsNote;
+        string[] parameters = ["WarmUpRequests", "Requests", "Rounds", "JsonRequests", "EchoFrames", "EchoRounds",
+            "Growth.WarmUpRequests", "Growth.Requests", "Growth.Rounds", "Growth.EchoFrames", "Growth.EchoRounds"];
+        var steering = parameters.Select(p => $"Cpu.Counted.Server.{p}={book.IntParameter("Cpu.Counted.Server." + p)}").Append($"only {only ?? "every workload"}");
+        return await callgrind.MeasureSessionAsync(start, AppProcess.AppDirectory, steering, () => CountServerSessionAsync(book, callgrind, only));
+    }
+
+    private static async Task<IReadOnlyDictionary<string, InstructionMeasurement>> CountServerSessionAsync(PerfBudgets.Budgets.BudgetBook book, CallgrindServer callgrind, string? only)
+    {
+        var warmUp = book.IntParameter("Cpu.Counted.Server.WarmUpRequests");
+        var requests = book.IntParameter("Cpu.Counted.Server.Requests");
+        var rounds = book.IntParameter("Cpu.Counted.Server.Rounds");
         using var app = await AppProcess.StartAsync(TimeSpan.FromMinutes(3), CancellationToken.None, withEchoService: true, underCallgrind: callgrind,
             environment: CallgrindServer.SteadyServerEnvironment);
-        ServerSettingsNote = app.SettingsNote;
         // The 9-employee list as JSON: what GET /api/employees?count=9 answers, and the body POST /api/employees/echo
         // sends and gets back.
         var list9 = JsonSerializer.SerializeToUtf8Bytes(EmployeeData.List(9), EmployeeJson.Default.List.Write);
@@ -191,15 +202,22 @@ public sealed class CountedRuns : IAsyncLifetime
     // Program.cs, the host's start) to its first answer: GET /api/employees?count=9 on a fresh connection, the request
     // the timed startup budget waits for, whose compilation of the request pipeline is part of every deployment's
     // first answer. With the counted server's settings (SteadyServerEnvironment, no echo service).
+    // Reused as the server's session is, when a stored start had the same inputs.
     private static async Task<InstructionMeasurement> CountStartupAsync()
     {
+        const string workload = "Startup.FirstResponse";
         using var callgrind = new CallgrindServer(countStartup: true);
-        using var app = await AppProcess.StartAsync(TimeSpan.FromMinutes(5), CancellationToken.None, underCallgrind: callgrind,
-            environment: CallgrindServer.SteadyServerEnvironment);
-        using var probe = new HttpKeepAliveProbe(app.EndPoint, "/api/employees?count=9") { Timeout = StartupProbeTimeout };
-        Expect(probe.Send(), 200);
-        StartupSettingsNote = $"{app.SettingsNote}; runtime as the app's runtimeconfig.json but {string.Join("; ", callgrind.StartupOverrides)}";
-        return callgrind.MeasureStartup(app.ProcessId, "Startup.FirstResponse");
+        var (start, settingsNote) = AppProcess.PlannedStart(withEchoService: false, CallgrindServer.SteadyServerEnvironment, callgrind);
+        StartupSettingsNote = $"{settingsNote}; runtime as the app's runtimeconfig.json but {string.Join("; ", callgrind.StartupOverrides)}";
+        var counts = await callgrind.MeasureSessionAsync(start, AppProcess.AppDirectory, [$"first answer to GET /api/employees?count=9"], async () =>
+        {
+            using var app = await AppProcess.StartAsync(TimeSpan.FromMinutes(5), CancellationToken.None, underCallgrind: callgrind,
+                environment: CallgrindServer.SteadyServerEnvironment);
+            using var probe = new HttpKeepAliveProbe(app.EndPoint, "/api/employees?count=9") { Timeout = StartupProbeTimeout };
+            Expect(probe.Send(), 200);
+            return new Dictionary<string, InstructionMeasurement> { [workload] = callgrind.MeasureStartup(app.ProcessId, workload) };
+        });
+        return counts[workload];
     }
 
     /// <summary>How the counted start's settings differ from what ships, and why, once it has started.</summary>

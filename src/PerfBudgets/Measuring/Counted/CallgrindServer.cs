@@ -31,6 +31,12 @@ public sealed class CallgrindServer : IDisposable
     private readonly DirectoryInfo _output;
     private readonly HashSet<string> _read = new(StringComparer.Ordinal);
     private readonly bool _countStartup;
+
+    // What this server's session has counted so far, and every file the server had mapped at each count: what a stored
+    // session (MeasureSessionAsync) keeps.
+    private readonly List<string> _measured = [];
+    private readonly HashSet<string> _mapped = new(StringComparer.Ordinal);
+    private string? _mappedUnreadable;
     private int? _processId;
 
     /// <summary>
@@ -138,6 +144,73 @@ public sealed class CallgrindServer : IDisposable
     }
 
     /// <summary>
+    /// A whole counted session of a server, or the stored one whose inputs were byte-identical: <paramref name="session"/>
+    /// starts the server from <paramref name="start"/>, drives it, and counts it with <see cref="Measure"/> and
+    /// <see cref="MeasureStartup"/> on this instance, answering the measurements by workload. A session is a function of
+    /// its inputs as a workload host's run is, so it is keyed as one (<see cref="InstructionMeter.RunProcess"/>): the
+    /// start, every file of <paramref name="serverDirectory"/>, every file the server mapped, every file of the folder of
+    /// the code that drives it (this process's), and <paramref name="steering"/>. A reused session is not run at all,
+    /// and its measurements say where they come from; a counted one says why it was not reused.
+    /// </summary>
+    /// <param name="start">The server's start as the session launches it: <see cref="StartInfo"/>'s, with the variables and arguments the session adds.</param>
+    /// <param name="serverDirectory">The folder of the server's program (its assembly): every file in it is an input.</param>
+    /// <param name="steering">
+    /// What decides the session's requests that is read from outside this process's folder, one line each (counts of
+    /// warm-up requests and rounds from the budget file, a body from a data file): part of the key. The session's own
+    /// code is in the key through its assembly.
+    /// </param>
+    /// <param name="session">The session, counted when no stored one matches.</param>
+    public async Task<IReadOnlyDictionary<string, InstructionMeasurement>> MeasureSessionAsync(ProcessStartInfo start, string serverDirectory,
+        IEnumerable<string> steering, Func<Task<IReadOnlyDictionary<string, InstructionMeasurement>>> session)
+    {
+        ArgumentNullException.ThrowIfNull(start);
+        ArgumentException.ThrowIfNullOrEmpty(serverDirectory);
+        ArgumentNullException.ThrowIfNull(steering);
+        ArgumentNullException.ThrowIfNull(session);
+        var valgrindVersion = _valgrind.Version!;
+        var store = CountStore.Open();
+        var key = store is null ? null : CountKey.TryOf(start, valgrindVersion, serverDirectory, OutputDirectory,
+            ["server session" + (_countStartup ? ", counted from its start" : string.Empty), .. steering], AppContext.BaseDirectory);
+        string? notReusedBecause = null;
+        if (key is not null && store!.TryLoad(key, out notReusedBecause) is { } stored)
+        {
+            return stored.StandardOutput.Split('\n', StringSplitOptions.RemoveEmptyEntries)
+                .Where(line => line.StartsWith(MeasuredLine, StringComparison.Ordinal))
+                .Select(line => line[MeasuredLine.Length..])
+                .ToDictionary(workload => workload, workload => CallgrindMeasurement.From(workload, stored.Parts, stored.Map, InstructionMeter.RuntimeVersion, valgrindVersion) with { Reused = stored.Reused },
+                    StringComparer.Ordinal);
+        }
+
+        var counted = await session().ConfigureAwait(false);
+        var notStoredBecause = CountStore.SaveIfKeyed(store, key, (keptIn, keyed) =>
+        {
+            if (_processId is not { } pid || _measured.Count == 0)
+            {
+                return "the session counted nothing on this server";
+            }
+
+            if (_mappedUnreadable is not null)
+            {
+                return $"the server's mapped files could not be read ({_mappedUnreadable})";
+            }
+
+            if (counted.Keys.FirstOrDefault(k => !_measured.Contains(k)) is { } other)
+            {
+                return $"the session answered {other}, which it did not count on this server";
+            }
+
+            var list = Path.Combine(OutputDirectory, "mapped-files");
+            File.WriteAllLines(list, _mapped);
+            return keptIn.Save(keyed, serverDirectory, list, string.Concat(_measured.Select(m => MeasuredLine + m + "\n")),
+                InstructionMeter.DumpFiles(OutputDirectory), PerfMap.PathFor(pid));
+        });
+        return counted.ToDictionary(c => c.Key, c => c.Value with { NotReusedBecause = notReusedBecause, NotStoredBecause = notStoredBecause }, StringComparer.Ordinal);
+    }
+
+    // A stored session's standard output: one line per workload it counted.
+    private const string MeasuredLine = "measured ";
+
+    /// <summary>
     /// Counts <paramref name="rounds"/> rounds of <paramref name="operations"/> operations that
     /// <paramref name="sendOne"/> drives against the server <paramref name="processId"/>.
     /// </summary>
@@ -172,9 +245,21 @@ public sealed class CallgrindServer : IDisposable
         return Read(processId, workload);
     }
 
-    // The dumps not read yet, with the perf map that names the JIT-compiled methods in them.
+    // The dumps not read yet, with the perf map that names the JIT-compiled methods in them. The files the server has
+    // mapped by now are noted for a stored session.
     private InstructionMeasurement Read(int processId, string workload)
     {
+        _measured.Add(workload);
+        try
+        {
+            _mapped.UnionWith(CountKey.MappedFiles(string.Create(CultureInfo.InvariantCulture, $"/proc/{processId}/maps")));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // Not Linux, or the server is gone: without the list of what it mapped, the session is not stored.
+            _mappedUnreadable ??= e.Message;
+        }
+
         var parts = InstructionMeter.DumpFiles(_output.FullName)
             .Where(path => _read.Add(path))
             .Select(CallgrindProfile.Read)

@@ -56,7 +56,7 @@ internal sealed class CountInputs
             var (from, to) = (Shown(was.ElementAtOrDefault(at)), Shown(@is.ElementAtOrDefault(at)));
             phrases.Add(kind switch
             {
-                "file" => (4, was.Count == 0 ? $"file {what} is new" : @is.Count == 0 ? $"file {what} is gone" : $"file {what} changed"),
+                "file" or "driverfile" => (4, $"{(kind == "file" ? "file" : "the driving code's file")} {what} {(was.Count == 0 ? "is new" : @is.Count == 0 ? "is gone" : "changed")}"),
                 "variable" => (1, $"{what} {from} → {to}"),
                 "argument" or "steering" => (2, $"{kind} {at + 1} {from} → {to}"),
                 _ => (0, $"{kind} {from} → {to}"),
@@ -77,7 +77,7 @@ internal sealed class CountInputs
             var (kind, rest) = space < 0 ? ("format", line) : (line[..space], line[(space + 1)..]);
             var (name, value) = kind switch
             {
-                "file" when rest.LastIndexOf(' ') is var at and > 0 => ($"file {rest[..at]}", rest[(at + 1)..]),
+                "file" or "driverfile" when rest.LastIndexOf(' ') is var at and > 0 => ($"{kind} {rest[..at]}", rest[(at + 1)..]),
                 "variable" when rest.IndexOf('=', StringComparison.Ordinal) is var at and > 0 => ($"variable {rest[..at]}", rest[(at + 1)..]),
                 _ => (kind, rest),
             };

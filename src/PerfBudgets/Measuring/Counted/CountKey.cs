@@ -23,11 +23,11 @@ internal static partial class CountKey
     /// The inputs of a counted run (<see cref="Inputs"/>), or null when the host's folder cannot be read as a whole (a
     /// file removed or locked while it is read): the run is then counted, not reused or stored.
     /// </summary>
-    public static CountInputs? TryOf(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory, IEnumerable<string>? steering = null)
+    public static CountInputs? TryOf(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory, IEnumerable<string>? steering = null, string? driverDirectory = null)
     {
         try
         {
-            return Inputs(start, valgrindVersion, hostDirectory, outputDirectory, steering);
+            return Inputs(start, valgrindVersion, hostDirectory, outputDirectory, steering, driverDirectory);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
@@ -43,9 +43,11 @@ internal static partial class CountKey
     /// The inputs of a counted run, one line each, and their digest: <paramref name="start"/> (with
     /// <paramref name="outputDirectory"/>, a fresh folder each run, read as a placeholder), <paramref name="valgrindVersion"/>,
     /// every file of <paramref name="hostDirectory"/>, and <paramref name="steering"/>: what the meter tells a running host
-    /// beyond its start (a served workload's name and how many operations each phase runs), one line each.
+    /// beyond its start (a served workload's name and how many operations each phase runs), one line each; and, for a
+    /// server driven by a test (<see cref="CallgrindServer.MeasureSessionAsync"/>), every file of
+    /// <paramref name="driverDirectory"/>, the folder of the code that sends the requests, when it is not the host's.
     /// </summary>
-    public static CountInputs Inputs(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory, IEnumerable<string>? steering = null)
+    public static CountInputs Inputs(ProcessStartInfo start, string valgrindVersion, string hostDirectory, string outputDirectory, IEnumerable<string>? steering = null, string? driverDirectory = null)
     {
         ArgumentNullException.ThrowIfNull(start);
         var lines = new List<string> { Format, $"valgrind {valgrindVersion}", $"kernel {KernelRelease}", $"program {start.FileName}" };
@@ -56,6 +58,13 @@ internal static partial class CountKey
         lines.Add($"host {host}");
         lines.AddRange(System.IO.Directory.EnumerateFiles(host, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal)
             .Select(file => $"file {Path.GetRelativePath(host, file)} {Digest(file)}"));
+        if (driverDirectory is not null && Path.GetFullPath(driverDirectory) is var driver && driver.TrimEnd('/') != host.TrimEnd('/'))
+        {
+            lines.Add($"driver {driver}");
+            lines.AddRange(System.IO.Directory.EnumerateFiles(driver, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal)
+                .Select(file => $"driverfile {Path.GetRelativePath(driver, file)} {Digest(file)}"));
+        }
+
         lines.AddRange((steering ?? []).Select(line => $"steering {line}"));
         return new CountInputs(lines);
     }
