@@ -52,9 +52,8 @@ public sealed partial class AppProcess : IDisposable
         bool withEchoService = false, IReadOnlyDictionary<string, string>? environment = null, PerfBudgets.Measuring.CallgrindServer? underCallgrind = null,
         string? assembly = null)
     {
-        var settings = StartSettings(withEchoService);
-        var changed = ChangedSettings(settings, environment);
-        var process = Start(settings.Select(s => $"--{s.Key}={s.Value}"), environment, underCallgrind, assembly);
+        var (start, changed) = Planned(withEchoService, environment, underCallgrind, assembly);
+        var process = Process.Start(start) ?? throw new InvalidOperationException("Could not start the system under test.");
         var listening = new TaskCompletionSource<Uri>(TaskCreationOptions.RunContinuationsAsynchronously);
         var echoListening = new TaskCompletionSource<IPEndPoint?>(TaskCreationOptions.RunContinuationsAsynchronously);
         if (!withEchoService)
@@ -100,9 +99,18 @@ public sealed partial class AppProcess : IDisposable
     internal static (ProcessStartInfo Start, string SettingsNote) PlannedStart(bool withEchoService, IReadOnlyDictionary<string, string>? environment,
         PerfBudgets.Measuring.CallgrindServer underCallgrind, string? assembly = null)
     {
+        var (start, changed) = Planned(withEchoService, environment, underCallgrind, assembly);
+        return (start, ChangedSettingsNote(changed));
+    }
+
+    // The one place a start of StartAsync is composed, so that the start a counted session is keyed by is the start it
+    // launches.
+    private static (ProcessStartInfo Start, IReadOnlyList<(string Key, string Value, string Reason)> Changed) Planned(bool withEchoService,
+        IReadOnlyDictionary<string, string>? environment, PerfBudgets.Measuring.CallgrindServer? underCallgrind, string? assembly)
+    {
         var settings = StartSettings(withEchoService);
         var changed = ChangedSettings(settings, environment);
-        return (StartInfo(assembly ?? typeof(Program).Assembly.Location, settings.Select(s => $"--{s.Key}={s.Value}"), environment, underCallgrind), ChangedSettingsNote(changed));
+        return (StartInfo(assembly ?? typeof(Program).Assembly.Location, settings.Select(s => $"--{s.Key}={s.Value}"), environment, underCallgrind), changed);
     }
 
     /// <summary>The folder of the app's built assembly, which <see cref="StartAsync"/> starts.</summary>

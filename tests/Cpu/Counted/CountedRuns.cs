@@ -209,7 +209,7 @@ public sealed class CountedRuns : IAsyncLifetime
         using var callgrind = new CallgrindServer(countStartup: true);
         var (start, settingsNote) = AppProcess.PlannedStart(withEchoService: false, CallgrindServer.SteadyServerEnvironment, callgrind);
         StartupSettingsNote = $"{settingsNote}; runtime as the app's runtimeconfig.json but {string.Join("; ", callgrind.StartupOverrides)}";
-        var counts = await callgrind.MeasureSessionAsync(start, AppProcess.AppDirectory, [$"first answer to GET /api/employees?count=9"], async () =>
+        var counts = await callgrind.MeasureSessionAsync(start, AppProcess.AppDirectory, ["first answer to GET /api/employees?count=9"], async () =>
         {
             using var app = await AppProcess.StartAsync(TimeSpan.FromMinutes(5), CancellationToken.None, underCallgrind: callgrind,
                 environment: CallgrindServer.SteadyServerEnvironment);

@@ -56,18 +56,21 @@ internal static partial class CountKey
         lines.AddRange(start.Environment.Where(e => KeyedVariable(e.Key)).OrderBy(e => e.Key, StringComparer.Ordinal).Select(e => $"variable {e.Key}={e.Value}"));
         var host = Path.GetFullPath(hostDirectory);
         lines.Add($"host {host}");
-        lines.AddRange(System.IO.Directory.EnumerateFiles(host, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal)
-            .Select(file => $"file {Path.GetRelativePath(host, file)} {Digest(file)}"));
+        lines.AddRange(FileLines("file", host));
         if (driverDirectory is not null && Path.GetFullPath(driverDirectory) is var driver && driver.TrimEnd('/') != host.TrimEnd('/'))
         {
             lines.Add($"driver {driver}");
-            lines.AddRange(System.IO.Directory.EnumerateFiles(driver, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal)
-                .Select(file => $"driverfile {Path.GetRelativePath(driver, file)} {Digest(file)}"));
+            lines.AddRange(FileLines("driverfile", driver));
         }
 
         lines.AddRange((steering ?? []).Select(line => $"steering {line}"));
         return new CountInputs(lines);
     }
+
+    // Every file of a folder, by its path in the folder and its digest, in a fixed order.
+    private static IEnumerable<string> FileLines(string kind, string folder) =>
+        System.IO.Directory.EnumerateFiles(folder, "*", SearchOption.AllDirectories).Order(StringComparer.Ordinal)
+            .Select(file => $"{kind} {Path.GetRelativePath(folder, file)} {Digest(file)}");
 
     /// <summary>
     /// The variables that are part of the key: those the runtime, the ASP.NET Core host, the dynamic loader, the C
