@@ -32,7 +32,8 @@ internal sealed class CountInputs
     /// <summary>
     /// What differs between <paramref name="stored"/> (an earlier run's lines) and these, as short phrases, the most
     /// telling first: Valgrind, the kernel and the program, then variables (with both values), arguments, steering lines,
-    /// and the files of the host's folder (changed, added or gone) last. Empty when the lines are the same.
+    /// and the files of the host's folder (changed, added or gone) last, the code a process loads before its symbols and
+    /// documentation (a rebuild changes both, and the assembly is the news). Empty when the lines are the same.
     /// </summary>
     public IReadOnlyList<string> Differences(IReadOnlyList<string> stored)
     {
@@ -56,7 +57,7 @@ internal sealed class CountInputs
             var (from, to) = (Shown(was.ElementAtOrDefault(at)), Shown(@is.ElementAtOrDefault(at)));
             phrases.Add(kind switch
             {
-                "file" or "driverfile" => (4, $"{(kind == "file" ? "file" : "the driving code's file")} {what} {(was.Count == 0 ? "is new" : @is.Count == 0 ? "is gone" : "changed")}"),
+                "file" or "driverfile" => (IsCode(what) ? 4 : 5, $"{(kind == "file" ? "file" : "the driving code's file")} {what} {(was.Count == 0 ? "is new" : @is.Count == 0 ? "is gone" : "changed")}"),
                 "variable" => (1, $"{what} {from} → {to}"),
                 "argument" or "steering" => (2, $"{kind} {at + 1} {from} → {to}"),
                 _ => (0, $"{kind} {from} → {to}"),
@@ -91,6 +92,10 @@ internal sealed class CountInputs
 
         return keyed;
     }
+
+    // Symbols and documentation files are never loaded as code.
+    private static bool IsCode(string path) =>
+        !path.EndsWith(".pdb", StringComparison.OrdinalIgnoreCase) && !path.EndsWith(".xml", StringComparison.OrdinalIgnoreCase);
 
     private static string Shown(string? value) => value is null ? "(none)" : value.Length <= 60 ? value : value[..57] + "...";
 }

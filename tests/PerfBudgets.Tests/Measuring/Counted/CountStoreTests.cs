@@ -93,6 +93,18 @@ public sealed class CountStoreTests : IDisposable
     }
 
     [Fact]
+    public void A_rebuild_names_the_assembly_that_changed_before_its_symbols()
+    {
+        var stored = new CountInputs(["file Workloads.dll 1", "file Workloads.pdb 1", "file Workloads.xml 1"]);
+        var rebuilt = new CountInputs(["file Workloads.dll 2", "file Workloads.pdb 2", "file Workloads.xml 2"]);
+
+        rebuilt.Differences(stored.Lines).Should().Equal(
+            "file Workloads.dll changed", "file Workloads.pdb changed", "file Workloads.xml changed");
+        new CountInputs(["file A.pdb 2", "file B.dll 2"]).Differences(["file A.pdb 1", "file B.dll 1"]).Should().Equal(
+            "file B.dll changed", "file A.pdb changed");
+    }
+
+    [Fact]
     public void Files_in_the_temporary_folder_are_inputs_only_under_the_measuring_processs_folder()
     {
         // A clone in the temporary folder, as on a CI runner whose work folder is there.
