@@ -141,6 +141,15 @@ grep -q "TextStats.Tests/bin/Release/" "$log" || fail "plain dotnet test Samples
    && ! -e $samples/TextStats.Tests/bin/Release/net10.0/counted-runtime/shared/Microsoft.AspNetCore.App ]] \
   || fail "the counted runtime of the library's tests holds ASP.NET Core's, or the service's tests lack it"
 echo "Plain dotnet test ran Release; the library's tests' counted runtime holds Microsoft.NETCore.App alone, the service's tests' ASP.NET Core's too."
+# The service's counted session, stored by that run, is reused by the next one: its start (port 0), the service's
+# files and the test's are unchanged, so the service is not started under Callgrind again.
+run_in "$samples" dotnet test GreetingService.Tests --filter "FullyQualifiedName~Server_instructions" \
+  || fail "the service's counted test failed when run again"
+detail=$(awk '/"budget": "Greeting.Endpoint.ServerInstructions"/ { found = 1 } found && /"detail":/ { print; exit }' \
+  "$samples/artifacts/budgets/results.json")
+[[ $detail == *"reused, not counted again"* ]] \
+  || fail "the service's counted session was counted again on unchanged inputs: $(cut -c1-300 <<<"$detail")"
+echo "The service's counted session is reused on the second run: $(grep -oE 'reused, not counted again[^;"]*' <<<"$detail" | head -n 1)"
 # The same default under Microsoft.Testing.Platform, with a project and with a solution: the global.json in
 # TextStats.PlatformTests selects that mode there, and its solution declares Release alone.
 for target in "--project TextStats.PlatformTests.csproj" "--solution TextStats.PlatformTests.slnx"; do

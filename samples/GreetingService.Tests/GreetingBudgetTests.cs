@@ -70,14 +70,24 @@ public sealed class GreetingBudgetTests
     }
 
     // The service under Callgrind, on the pinned runtime; each round of requests is counted from outside, every thread.
+    // A session whose inputs (the start, the service's files, this test's files) match a stored one's is reused, and
+    // the service is not started at all.
     private static async Task<InstructionMeasurement> CountAsync()
     {
         using var callgrind = new CallgrindServer();
-        using var service = await ServiceProcess.StartAsync(callgrind);
-        using var probe = new HttpKeepAliveProbe(service.EndPoint, Path) { Timeout = TimeSpan.FromSeconds(60) };
-        void Send() => Assert.Equal(200, probe.Send());
-        CallgrindServer.WarmUp(service.ProcessId, Send, operations: 100);
-        return callgrind.Measure(service.ProcessId, "Greeting.Endpoint", Send, operations: 200, rounds: 5);
+        var start = ServiceProcess.Planned(callgrind);
+        var session = await callgrind.MeasureSessionAsync(start, AppContext.BaseDirectory, steering: [], async () =>
+        {
+            using var service = await ServiceProcess.StartAsync(start, counted: true);
+            using var probe = new HttpKeepAliveProbe(service.EndPoint, Path) { Timeout = TimeSpan.FromSeconds(60) };
+            void Send() => Assert.Equal(200, probe.Send());
+            CallgrindServer.WarmUp(service.ProcessId, Send, operations: 100);
+            return new Dictionary<string, InstructionMeasurement>
+            {
+                ["Greeting.Endpoint"] = callgrind.Measure(service.ProcessId, "Greeting.Endpoint", Send, operations: 200, rounds: 5),
+            };
+        });
+        return session["Greeting.Endpoint"];
     }
 
     [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]

@@ -1,32 +1,41 @@
 using System.Diagnostics;
 using System.Net;
-using System.Net.Sockets;
+using System.Text.RegularExpressions;
 using PerfBudgets.Measuring;
 
 namespace GreetingService.Tests;
 
-/// <summary>The service in a process of its own on a free loopback port, optionally under Callgrind; killed on dispose.</summary>
-internal sealed class ServiceProcess : IDisposable
+/// <summary>
+/// The service in a process of its own on 127.0.0.1 and a port it picks itself, optionally under Callgrind; killed on
+/// dispose.
+/// </summary>
+internal sealed partial class ServiceProcess : IDisposable
 {
     private readonly Process _process;
 
-    private ServiceProcess(Process process, IPEndPoint endPoint)
+    private ServiceProcess(Process process, Uri address)
     {
         _process = process;
-        EndPoint = endPoint;
+        Address = address;
+        EndPoint = new IPEndPoint(IPAddress.Parse(address.Host), address.Port);
     }
 
     public IPEndPoint EndPoint { get; }
 
     public int ProcessId => _process.Id;
 
-    public Uri Address => new($"http://{EndPoint}");
+    public Uri Address { get; }
 
-    public static async Task<ServiceProcess> StartAsync(CallgrindServer? underCallgrind = null)
+    /// <summary>
+    /// How <see cref="StartAsync(ProcessStartInfo, bool)"/> launches the service, not started. The service binds port 0
+    /// and logs the port it got, so this start is the same every run: a counted session keyed by it can be reused
+    /// (<see cref="CallgrindServer.MeasureSessionAsync"/>), where a port picked here would differ each time.
+    /// </summary>
+    public static ProcessStartInfo Planned(CallgrindServer? underCallgrind = null)
     {
-        var port = FreePort();
         var assembly = Path.Combine(AppContext.BaseDirectory, "GreetingService.dll");
-        string[] arguments = [assembly, "--urls", $"http://127.0.0.1:{port}"];
+        // The service logs at Warning; its listening line is an Information line of the host's lifetime.
+        string[] arguments = [assembly, "--urls", "http://127.0.0.1:0", "--Logging:LogLevel:Microsoft.Hosting.Lifetime", "Information"];
         var start = underCallgrind?.StartInfo(InstructionMeter.DotnetHost, arguments) ?? new ProcessStartInfo("dotnet", arguments);
         if (underCallgrind is not null)
         {
@@ -40,14 +49,47 @@ internal sealed class ServiceProcess : IDisposable
         start.RedirectStandardOutput = true;
         start.RedirectStandardError = true;
         start.UseShellExecute = false;
-        var process = Process.Start(start) ?? throw new InvalidOperationException("the service did not start");
+        return start;
+    }
+
+    public static Task<ServiceProcess> StartAsync(CallgrindServer? underCallgrind = null) =>
+        StartAsync(Planned(underCallgrind), counted: underCallgrind is not null);
+
+    /// <summary>Starts <paramref name="start"/> (from <see cref="Planned"/>) and waits until the service answers.</summary>
+    public static async Task<ServiceProcess> StartAsync(ProcessStartInfo start, bool counted)
+    {
+        var listening = new TaskCompletionSource<Uri>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var process = new Process { StartInfo = start, EnableRaisingEvents = true };
+        process.Exited += (_, _) => listening.TrySetException(new InvalidOperationException("the service exited before it listened"));
+        process.OutputDataReceived += (_, e) =>
+        {
+            if (e.Data is { } line && ListeningLine().Match(line) is { Success: true } match)
+            {
+                listening.TrySetResult(new Uri(match.Groups[1].Value));
+            }
+        };
+        process.ErrorDataReceived += (_, _) => { };
+        process.Start();
         process.BeginOutputReadLine();
         process.BeginErrorReadLine();
-        var service = new ServiceProcess(process, new IPEndPoint(IPAddress.Loopback, port));
-        using var client = new HttpClient { Timeout = TimeSpan.FromSeconds(5) };
+
         // Under Callgrind the service's start is counted instruction by instruction: beside another counted suite on a
         // busy 2-core machine it took over 3 minutes, so the deadline there is 10.
-        for (var deadline = DateTime.UtcNow.AddSeconds(underCallgrind is null ? 30 : 600); ; await Task.Delay(200))
+        var deadline = DateTime.UtcNow.AddSeconds(counted ? 600 : 30);
+        Uri address;
+        try
+        {
+            address = await listening.Task.WaitAsync(deadline - DateTime.UtcNow);
+        }
+        catch (Exception e) when (e is TimeoutException or InvalidOperationException)
+        {
+            Stop(process);
+            throw new InvalidOperationException("the service did not report a listening address", e);
+        }
+
+        var service = new ServiceProcess(process, address);
+        using var client = new HttpClient { Timeout = TimeSpan.FromSeconds(5) };
+        for (; ; await Task.Delay(200))
         {
             try
             {
@@ -68,21 +110,19 @@ internal sealed class ServiceProcess : IDisposable
         }
     }
 
-    public void Dispose()
+    public void Dispose() => Stop(_process);
+
+    private static void Stop(Process process)
     {
-        if (!_process.HasExited)
+        if (!process.HasExited)
         {
-            _process.Kill(entireProcessTree: true);
-            _process.WaitForExit();
+            process.Kill(entireProcessTree: true);
+            process.WaitForExit();
         }
 
-        _process.Dispose();
+        process.Dispose();
     }
 
-    private static int FreePort()
-    {
-        using var listener = new TcpListener(IPAddress.Loopback, 0);
-        listener.Start();
-        return ((IPEndPoint)listener.LocalEndpoint).Port;
-    }
+    [GeneratedRegex(@"Now listening on: (http://\S+)")]
+    private static partial Regex ListeningLine();
 }
