@@ -174,9 +174,7 @@ internal sealed class CountStore
 
     private static List<string> ReadLines(string gzipped)
     {
-        using var input = File.OpenRead(gzipped);
-        using var gzip = new GZipStream(input, CompressionMode.Decompress);
-        using var reader = new StreamReader(gzip);
+        using var reader = new StreamReader(Decompressing(gzipped));
         var lines = new List<string>();
         while (reader.ReadLine() is { } line)
         {
@@ -238,9 +236,7 @@ internal sealed class CountStore
             }
 
             File.WriteAllText(Path.Combine(incoming, "stdout.txt"), standardOutput);
-            using (var file = File.Create(Path.Combine(incoming, InputsName)))
-            using (var gzip = new GZipStream(file, CompressionLevel.Fastest))
-            using (var writer = new StreamWriter(gzip))
+            using (var writer = new StreamWriter(Compressing(Path.Combine(incoming, InputsName))))
             {
                 foreach (var line in inputs.Lines)
                 {
@@ -303,15 +299,13 @@ internal sealed class CountStore
     private static void Pack(string source, string destination)
     {
         using var input = File.OpenRead(source);
-        using var output = File.Create(destination);
-        using var gzip = new GZipStream(output, CompressionLevel.Fastest);
+        using var gzip = Compressing(destination);
         input.CopyTo(gzip);
     }
 
     private static string Unpack(string source, string destination)
     {
-        using (var input = File.OpenRead(source))
-        using (var gzip = new GZipStream(input, CompressionMode.Decompress))
+        using (var gzip = Decompressing(source))
         using (var output = File.Create(destination))
         {
             gzip.CopyTo(output);
@@ -319,6 +313,11 @@ internal sealed class CountStore
 
         return destination;
     }
+
+    // Every file of an entry but its manifest and standard output is gzipped; these own the file they open.
+    private static GZipStream Compressing(string destination) => new(File.Create(destination), CompressionLevel.Fastest);
+
+    private static GZipStream Decompressing(string source) => new(File.OpenRead(source), CompressionMode.Decompress);
 
     private sealed record MappedFile(string Path, string Sha256);
 
