@@ -6,7 +6,9 @@ namespace Cpu.IO;
 
 public sealed class FileCopyCountTests(CountedRuns runs)
 {
-    [Fact(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
-    public Task IO_FileCopy_Syscalls() =>
-        CountedCheck.FileCopyAsync(runs, "IO.FileCopy.Syscalls", "FileCopyLoop.CopyAsync of a 1 MiB file with an 80 KiB buffer, per copy, every thread");
+    [Theory(SkipExceptions = [typeof(BudgetNotMeasuredException)])]
+    [InlineData("IO.FileCopy.Instructions")]
+    [InlineData("IO.FileCopy.Syscalls")]
+    public Task IO_FileCopy_Counts(string budget) =>
+        CountedCheck.FileCopyAsync(runs, budget, "FileCopyLoop.CopyAsync of a 1 MiB file with an 80 KiB buffer, per copy, every thread");
 }

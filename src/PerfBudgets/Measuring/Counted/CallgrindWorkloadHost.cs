@@ -38,15 +38,24 @@ public static class CallgrindWorkloadHost
     /// How long the whole run may take before the host is killed, counting only the time the machine's other processes
     /// leave it (up to six times on the wall clock), as <see cref="InstructionMeter.RunProcess"/>'s.
     /// </param>
+    /// <param name="environment">
+    /// Optional: variables added to the host's environment (<see cref="CallgrindServer.SteadyServerEnvironment"/> for a
+    /// workload that hands its work to the thread pool); part of the key.
+    /// </param>
     /// <returns>The measurement and the host's check line (<c>ok ...</c> or <c>FAILED ...</c>).</returns>
     /// <exception cref="InstructionMeterException">Valgrind is unavailable, or the host failed or timed out.</exception>
     public static (InstructionMeasurement Measurement, string Check) Measure(string assemblyPath, IEnumerable<string> arguments, string workload,
-        int warmUpOperations, int operations, int rounds, TimeSpan timeout)
+        int warmUpOperations, int operations, int rounds, TimeSpan timeout, IReadOnlyDictionary<string, string>? environment = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(assemblyPath);
         ArgumentNullException.ThrowIfNull(arguments);
         using var callgrind = new CallgrindServer();
         var start = callgrind.StartInfo(InstructionMeter.DotnetHost, [assemblyPath, .. arguments]);
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            start.Environment[name] = value;
+        }
+
         var hostDirectory = Path.GetDirectoryName(Path.GetFullPath(assemblyPath))!;
         start.WorkingDirectory = hostDirectory;
         var valgrindVersion = Valgrind.Current.Version!;
