@@ -97,5 +97,20 @@ internal sealed class CountInputs
     private static bool IsCode(string path) =>
         !path.EndsWith(".pdb", StringComparison.OrdinalIgnoreCase) && !path.EndsWith(".xml", StringComparison.OrdinalIgnoreCase);
 
-    private static string Shown(string? value) => value is null ? "(none)" : value.Length <= 60 ? value : value[..57] + "...";
+    private static string Shown(string? value) => value switch
+    {
+        null => "(none)",
+        "" => "(empty)",
+        { Length: <= 60 } => value,
+        _ => value[..57] + "...",
+    };
+
+    /// <summary>
+    /// What kind of counted run these are the inputs of: the first line the meter told the running host (a served
+    /// workload and its name, a server's session), or null for a run that needs none (a workload host's own regions).
+    /// </summary>
+    public string? Kind => KindOf(Lines);
+
+    /// <summary>The kind of counted run <paramref name="lines"/> are the inputs of (<see cref="Kind"/>).</summary>
+    public static string? KindOf(IReadOnlyList<string> lines) => lines.FirstOrDefault(line => line.StartsWith("steering ", StringComparison.Ordinal));
 }

@@ -134,10 +134,11 @@ internal sealed class CountStore
         }
     }
 
-    // Why no entry has these inputs, told by the stored run whose inputs differ from them least: which ones differ.
+    // Why no entry has these inputs, told by the stored run whose inputs differ from them least, of the same kind when
+    // there is one (a served workload's against another served workload's, not a server's session): which ones differ.
     private string Nearest(CountInputs inputs)
     {
-        var nearest = (Manifest: (Manifest?)null, Differences: (IReadOnlyList<string>?)null);
+        var nearest = (Manifest: (Manifest?)null, Differences: (IReadOnlyList<string>?)null, SameKind: false);
         var entries = System.IO.Directory.Exists(Directory) ? new DirectoryInfo(Directory).EnumerateDirectories().Where(d => !d.Name.StartsWith('.')).ToList() : [];
         foreach (var entry in entries)
         {
@@ -149,10 +150,13 @@ internal sealed class CountStore
                     continue;
                 }
 
-                var differences = inputs.Differences(ReadLines(inputsPath));
-                if (nearest.Differences is null || differences.Count < nearest.Differences.Count)
+                var lines = ReadLines(inputsPath);
+                var differences = inputs.Differences(lines);
+                var sameKind = CountInputs.KindOf(lines) == inputs.Kind;
+                if (nearest.Differences is null || (sameKind && !nearest.SameKind)
+                    || (sameKind == nearest.SameKind && differences.Count < nearest.Differences.Count))
                 {
-                    nearest = (manifest, differences);
+                    nearest = (manifest, differences, sameKind);
                 }
             }
             catch (Exception e) when (e is IOException or UnauthorizedAccessException or JsonException or InvalidDataException)
@@ -161,7 +165,7 @@ internal sealed class CountStore
             }
         }
 
-        if (nearest is not ({ } closest, { } shown))
+        if (nearest is not ({ } closest, { } shown, _))
         {
             return entries.Count == 0 ? $"the store {Directory} holds no counted run yet" : $"none of the {entries.Count} stored runs in {Directory} had these inputs";
         }

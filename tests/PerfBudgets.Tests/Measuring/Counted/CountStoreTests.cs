@@ -93,6 +93,26 @@ public sealed class CountStoreTests : IDisposable
     }
 
     [Fact]
+    public void The_nearest_stored_run_is_one_of_the_same_kind()
+    {
+        var store = new CountStore(Path.Combine(_folder.Path, "store"), lookUp: true);
+        Save(store, Inputs(steering: ["served workload Demo.Work", "warm-up 8, 7 rounds of 4"]));
+        Save(store, Inputs(variable: ("DOTNET_TieredPGO", "0"), steering: ["server session"]));
+
+        store.TryLoad(Inputs(variable: ("DOTNET_TieredPGO", "0"), steering: ["served workload Demo.Work", "warm-up 8, 7 rounds of 5"]), out var notReusedBecause)
+            .Should().BeNull();
+
+        notReusedBecause.Should().EndWith("differs in 2: DOTNET_TieredPGO (none) → 0; steering 2 warm-up 8, 7 rounds of 4 → warm-up 8, 7 rounds of 5",
+            "the server's session differs in one line only, but a served workload is told from a served workload's run");
+    }
+
+    [Fact]
+    public void An_empty_input_is_named_as_empty()
+    {
+        new CountInputs(["folder /tmp/host"]).Differences(["folder "]).Should().Equal("folder (empty) → /tmp/host");
+    }
+
+    [Fact]
     public void A_rebuild_names_the_assembly_that_changed_before_its_symbols()
     {
         var stored = new CountInputs(["file Workloads.dll 1", "file Workloads.pdb 1", "file Workloads.xml 1"]);
@@ -179,9 +199,10 @@ public sealed class CountStoreTests : IDisposable
 
     // Stores a run that mapped the stand-in runtime, a file in the host's folder, a memory file and a pipe in the
     // temporary folder (the last three are not inputs of their own), with the sample profile and perf map.
-    private CountInputs Save(CountStore store)
+    private CountInputs Save(CountStore store) => Save(store, Inputs());
+
+    private CountInputs Save(CountStore store, CountInputs key)
     {
-        var key = Inputs();
         var list = Path.Combine(_folder.Path, "mapped-files");
         File.WriteAllLines(list, [Runtime, Path.Combine(Host, "Workloads.dll"), "/memfd:doublemapper (deleted)", Path.Combine(Path.GetTempPath(), "vgdb-pipe-1")]);
         store.Save(key, Host, list, "workload Demo.Work check ok\n", [Path.Combine(Vectors, "callgrind.out.sample")], Path.Combine(Vectors, "perf-calls.map"))
@@ -189,6 +210,6 @@ public sealed class CountStoreTests : IDisposable
         return key;
     }
 
-    private CountInputs Inputs(string workload = "Demo.Work", (string Name, string Value)? variable = null) =>
-        CountKey.Inputs(CountKeyTests.Start(Host, "callgrind.out.%p", Output, workload, variable), "3.19.0", Host, Output);
+    private CountInputs Inputs(string workload = "Demo.Work", (string Name, string Value)? variable = null, IEnumerable<string>? steering = null) =>
+        CountKey.Inputs(CountKeyTests.Start(Host, "callgrind.out.%p", Output, workload, variable), "3.19.0", Host, Output, steering);
 }
