@@ -68,12 +68,8 @@ internal static class ServedWorkloads
                 {
                     for (var i = 0; i < n; i++)
                     {
-                        // Waited on a kernel event, not with GetResult's spin-then-block: under Valgrind the spin ran for as
-                        // long as the pool thread took to land the completion, and its instructions moved the count per
-                        // copy over 62,690-71,629 between runs (66,442-67,620 waiting on the event).
-                        var copy = FileCopyLoop.CopyAsync(source, destination, 81_920);
-                        ((IAsyncResult)copy).AsyncWaitHandle.WaitOne();
-                        copy.GetAwaiter().GetResult();
+                        // On the task's kernel event: GetResult's spin before it blocks would be counted.
+                        ServedWorkload.Wait(FileCopyLoop.CopyAsync(source, destination, 81_920));
                         copies++;
                     }
                 },

@@ -44,6 +44,21 @@ public static class ServedWorkload
         }
     }
 
+    /// <summary>
+    /// Waits for <paramref name="operation"/>, whose work runs on other threads (an asynchronous file copy's reads and
+    /// writes on the pool), blocked on its kernel event, then rethrows what it failed with. Use it inside
+    /// <c>runOperations</c> instead of <c>GetAwaiter().GetResult()</c>: that one spins before it blocks, and under
+    /// Valgrind the spin is counted for as long as the pool takes to land the completion, so the count per operation
+    /// moves between runs (this repository's file copy by 13%, against 1.8% waiting on the event).
+    /// </summary>
+    /// <param name="operation">The operation's task.</param>
+    public static void Wait(Task operation)
+    {
+        ArgumentNullException.ThrowIfNull(operation);
+        ((IAsyncResult)operation).AsyncWaitHandle.WaitOne();
+        operation.GetAwaiter().GetResult();
+    }
+
     private static void Answer(TextWriter output, string line)
     {
         output.WriteLine(line);

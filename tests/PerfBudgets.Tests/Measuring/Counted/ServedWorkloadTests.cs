@@ -17,6 +17,22 @@ public sealed class ServedWorkloadTests
         output.ToString().Split(Environment.NewLine, StringSplitOptions.RemoveEmptyEntries).Should().Equal("ready", "done", "done", "check ok 4 operations");
     }
 
+    [Fact]
+    public void Wait_returns_once_an_operation_on_other_threads_has_finished_and_rethrows_its_failure()
+    {
+        var finished = false;
+        ServedWorkload.Wait(Task.Run(async () =>
+        {
+            await Task.Delay(50, TestContext.Current.CancellationToken);
+            finished = true;
+        }, TestContext.Current.CancellationToken));
+        finished.Should().BeTrue();
+
+        var failing = Task.Run(new Action(() => throw new IOException("the disk is full")), TestContext.Current.CancellationToken);
+        var wait = () => ServedWorkload.Wait(failing);
+        wait.Should().Throw<IOException>().WithMessage("the disk is full");
+    }
+
     [Theory]
     [InlineData("run 0")]
     [InlineData("run -1")]
