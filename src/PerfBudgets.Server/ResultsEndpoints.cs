@@ -29,7 +29,7 @@ internal static class ResultsEndpoints
             Refusing(() => SeriesAsync(context, project, BudgetName(budget))));
     }
 
-    private static async Task<IResult> Refusing(Func<Task<IResult>> handle)
+    internal static async Task<IResult> Refusing(Func<Task<IResult>> handle)
     {
         try
         {
@@ -189,7 +189,7 @@ internal static class ResultsEndpoints
     // without a token cannot list projects. Writing takes only a bearer token, never the sign-in cookie, so that another
     // site cannot make a signed-in browser upload. A page (fromCookie) also takes the sign-in's session, checked against
     // the project's current read-only token: an expired or replaced one is 401, for the page to offer the sign-in again.
-    private static async Task AuthorizeAsync(HttpContext context, IResultsStorage storage, string project, bool reading = false, bool fromCookie = false)
+    internal static async Task AuthorizeAsync(HttpContext context, IResultsStorage storage, string project, bool reading = false, bool fromCookie = false)
     {
         var presented = BearerToken(context.Request);
         if (presented is null && fromCookie && Dashboard.SignInEndpoints.CookieSession(context.Request) is { } session)
@@ -241,11 +241,19 @@ internal static class ResultsEndpoints
     }
 
     // Read whole before parsing, bounded: a body without Content-Length is counted as it arrives.
-    private static async Task<ReadOnlyMemory<byte>> ReadBodyAsync(HttpRequest request, long maxBytes, CancellationToken cancellationToken)
+    private static Task<ReadOnlyMemory<byte>> ReadBodyAsync(HttpRequest request, long maxBytes, CancellationToken cancellationToken) =>
+        ReadBodyAsync(request, maxBytes, TooLarge, cancellationToken);
+
+    /// <summary>
+    /// A request's body, read whole and bounded to <paramref name="maxBytes"/> (past it, <paramref name="tooLarge"/>'s
+    /// exception): a body without Content-Length is counted as it arrives.
+    /// </summary>
+    internal static async Task<ReadOnlyMemory<byte>> ReadBodyAsync(HttpRequest request, long maxBytes, Func<long, ServerInputException> tooLarge,
+        CancellationToken cancellationToken)
     {
         if (request.ContentLength > maxBytes)
         {
-            throw TooLarge(maxBytes);
+            throw tooLarge(maxBytes);
         }
 
         // Sized to the body when it is known: a stream that doubles as it grows holds up to twice the body.
@@ -256,7 +264,7 @@ internal static class ResultsEndpoints
         {
             if (buffer.Length + read > maxBytes)
             {
-                throw TooLarge(maxBytes);
+                throw tooLarge(maxBytes);
             }
 
             buffer.Write(chunk, 0, read);

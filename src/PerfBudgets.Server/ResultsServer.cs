@@ -85,6 +85,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         builder.Services.AddSingleton<IResultsStorage>(storage);
         builder.Services.AddSingleton(options);
         builder.Services.AddSingleton(new Upload.UploadMemoryGate(options.MaxUploadBytesInFlight));
+        builder.Services.AddSingleton(new Counts.StoredCountUploads(options.MaxStoredCountBytes));
         builder.Services.AddSingleton(new Changes.AnonymousComputations(options.MaxAnonymousComputations));
         builder.Services.AddSingleton(thresholds);
         builder.Services.AddSingleton(new Changes.ChangePointCache(options.MaxCachedChangeSets, options.ChangePointWait));
@@ -134,6 +135,7 @@ internal sealed class ResultsServer : IAsyncDisposable
         Dashboard.DashboardEndpoints.Map(app);
         Dashboard.SignInEndpoints.Map(app);
         Changes.ChangesEndpoints.Map(app);
+        Counts.StoredCountsEndpoints.Map(app);
         return new ResultsServer(app, storage, options.Url);
     }
 
@@ -199,7 +201,7 @@ internal sealed class ResultsServer : IAsyncDisposable
 
     private static string OneLine(Exception e) => e.Message.ReplaceLineEndings(" ").Trim();
 
-    // Every request but an upload shares one concurrency limit; uploads are never queued behind readers.
+    // Every request but an upload (a run, a stored count) shares one concurrency limit; uploads are never queued behind readers.
     private static PartitionedRateLimiter<HttpContext> ReadLimiter(ResultsServerOptions options) =>
         PartitionedRateLimiter.Create<HttpContext, string>(context => IsUpload(context.Request)
             ? RateLimitPartition.GetNoLimiter("uploads")
@@ -210,7 +212,7 @@ internal sealed class ResultsServer : IAsyncDisposable
                 QueueProcessingOrder = QueueProcessingOrder.OldestFirst,
             }));
 
-    private static bool IsUpload(HttpRequest request) =>
+    private static bool IsUpload(HttpRequest request) => Counts.StoredCountsEndpoints.IsStore(request) ||
         HttpMethods.IsPost(request.Method) && request.Path.StartsWithSegments("/api/projects", StringComparison.Ordinal)
         && request.Path.Value!.EndsWith("/runs", StringComparison.Ordinal);
 

@@ -38,6 +38,22 @@ internal sealed record ResultsServerOptions
     public TimeSpan UploadMemoryWait { get; init; } = TimeSpan.FromSeconds(30);
 
     /// <summary>
+    /// The largest counted run a project may store for reuse (<c>perfbudgets counts push</c>: the zip of one entry of
+    /// the gate's store), in bytes: 64 MiB. This repository's largest entry (a server's session of 60 counted dumps, gzipped) is
+    /// about 8.5 MB. One such body is held at a time; more wait, up to <see cref="UploadMemoryWait"/>.
+    /// </summary>
+    public long MaxStoredCountBytes { get; init; } = 64L * 1024 * 1024;
+
+    /// <summary>The most <see cref="MaxStoredCountBytes"/> may be: 1 GiB, as a body is held in memory whole.</summary>
+    public const long MaxStoredCountLimit = 1L << 30;
+
+    /// <summary>
+    /// How many counted runs a project keeps for reuse, the most recently stored or fetched: 64, a few full runs of a
+    /// gate like this repository's (six entries each) on main and its open pull requests; the least recently used go first.
+    /// </summary>
+    public int StoredCountsPerProject { get; init; } = 64;
+
+    /// <summary>
     /// Where the dashboard links a commit: a URL with <c>{commit}</c> in it (e.g.
     /// <c>https://github.com/org/repo/commit/{commit}</c>); null shows the hash without a link.
     /// </summary>
@@ -249,6 +265,13 @@ internal sealed record ResultsServerOptions
 
         Positive(MaxUploadBytes, nameof(MaxUploadBytes));
         Positive(MaxUploadBytesInFlight, nameof(MaxUploadBytesInFlight));
+        Positive(MaxStoredCountBytes, nameof(MaxStoredCountBytes));
+        if (MaxStoredCountBytes > MaxStoredCountLimit)
+        {
+            throw new ArgumentException($"MaxStoredCountBytes (--max-stored-count-bytes) is {MaxStoredCountBytes}; it takes at most {MaxStoredCountLimit} (1 GiB): a stored count's body is held in memory whole.", nameof(MaxStoredCountBytes));
+        }
+
+        Positive(StoredCountsPerProject, nameof(StoredCountsPerProject));
         Positive(UploadMemoryWait.Ticks, nameof(UploadMemoryWait));
         Positive(MaxParentsPerCommit, nameof(MaxParentsPerCommit));
         Positive(MaxResultsPerUpload, nameof(MaxResultsPerUpload));

@@ -22,6 +22,7 @@ internal static class Program
             ChangesCommand.Create(),
             SummaryCommand.Create(),
             RuntimesCommand.Create(),
+            CountsCommand.Create(),
         };
         return root.Parse(args).InvokeAsync();
     }

@@ -36,10 +36,12 @@ internal static class ServeCommand
         var runsPerPage = Limit("--runs-per-page", "How many runs a budget's dashboard page shows at a time.", defaults.RunsPerPage);
         var maxAnonymousDetail = Limit("--max-anonymous-detail-length", "The longest budget detail (characters) an anonymous reader of a public server is given in a baseline; a token reads it whole.", defaults.MaxAnonymousDetailLength);
         var maxAnonymousComputations = Limit("--max-anonymous-computations", "How many change-point searches with a reader's own minRuns or minShift readers without a token may have running at once; more are 429.", defaults.MaxAnonymousComputations);
+        var storedCounts = Limit("--stored-counts-per-project", "How many counted runs a project keeps for reuse (perfbudgets counts push), the most recently used.", defaults.StoredCountsPerProject);
         var changePointRuns = Limit("--change-point-runs", "How many of a series' newest runs the change points are searched in.", defaults.ChangePointRuns);
         var certificateKey = new Option<string?>("--certificate-key") { Description = "The PEM private key of --certificate, where the certificate file does not hold it." };
         var url = new Option<string>("--url") { Description = "Where to listen.", DefaultValueFactory = _ => ResultsServerOptions.DefaultUrl };
         var maxInFlight = new Option<long>("--max-upload-bytes-in-flight") { Description = "The most bytes of upload bodies held at once; more uploads wait (then 503).", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytesInFlight };
+        var maxStoredCount = new Option<long>("--max-stored-count-bytes") { Description = "The largest counted run (one entry of the gate's store, zipped) a project may store for reuse, in bytes.", DefaultValueFactory = _ => new ResultsServerOptions().MaxStoredCountBytes };
         var maxUpload = new Option<long>("--max-upload-bytes") { Description = "The largest upload accepted, in bytes.", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytes };
         var readTokenRequired = new Option<bool>("--read-token-required") { Description = "Reads (baseline, budgets, series, dashboard) need the project's token too; by default reading is public." };
         var commitUrl = new Option<string?>("--commit-url-template") { Description = "Where the dashboard links a commit, {commit} replaced by its hash, e.g. https://github.com/org/repo/commit/{commit}." };
@@ -57,7 +59,7 @@ internal static class ServeCommand
         };
         var command = new RootCommand("perfbudgets-server: the results server of PerfBudgets runs, uploaded from CI, kept in a database, served back as the baseline of any commit, with its dashboard.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken,
             budgets, budgetsProfile, shiftDefaults, postgresFile, trustedProxies, allowedHosts, certificate, certificateKey, retainDays, retainRuns, prune,
-            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns, maxAnonymousDetail, maxInFlight, maxAnonymousComputations };
+            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns, maxAnonymousDetail, maxInFlight, maxAnonymousComputations, maxStoredCount, storedCounts };
         command.SetAction((parseResult, cancellationToken) => RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -100,6 +102,8 @@ internal static class ServeCommand
                 MaxAnonymousDetailLength = parseResult.GetValue(maxAnonymousDetail),
                 MaxUploadBytesInFlight = parseResult.GetValue(maxInFlight),
                 MaxAnonymousComputations = parseResult.GetValue(maxAnonymousComputations),
+                MaxStoredCountBytes = parseResult.GetValue(maxStoredCount),
+                StoredCountsPerProject = parseResult.GetValue(storedCounts),
             };
             if (parseResult.GetValue(prune) && !options.Prunes)
             {

@@ -87,4 +87,17 @@ internal interface IResultsStorage
 
     /// <summary>How many runs and result rows project <paramref name="project"/> holds (for operators and tests).</summary>
     Task<(long Runs, long Results)> CountAsync(string project, CancellationToken cancellationToken);
+
+    /// <summary>
+    /// Stores <paramref name="archive"/> as project <paramref name="project"/>'s counted run of key <paramref name="key"/>
+    /// and deletes the least recently used beyond the newest <paramref name="keepPerProject"/>; answers false when the key
+    /// was stored already (its archive is kept and only marked used). An unknown project is a 404 <see cref="ServerInputException"/>.
+    /// </summary>
+    Task<bool> PutCountAsync(string project, string key, byte[] archive, int keepPerProject, CancellationToken cancellationToken);
+
+    /// <summary>The archive of project <paramref name="project"/>'s counted run of key <paramref name="key"/> (marked used), or null when it has none.</summary>
+    Task<byte[]?> GetCountAsync(string project, string key, CancellationToken cancellationToken);
+
+    /// <summary>Project <paramref name="project"/>'s stored counted runs, the most recently used first.</summary>
+    Task<IReadOnlyList<StoredCountEntry>> ListCountsAsync(string project, CancellationToken cancellationToken);
 }

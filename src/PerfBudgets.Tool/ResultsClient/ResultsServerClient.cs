@@ -204,6 +204,54 @@ internal sealed class ResultsServerClient : IDisposable
         }
     }
 
+    /// <summary>The keys and sizes of the counted runs <paramref name="project"/> stores for reuse, the most recently used first.</summary>
+    public async Task<IReadOnlyList<(string Key, long Bytes)>> StoredCountsAsync(string project, string? token, CancellationToken cancellationToken)
+    {
+        using var request = Get(CountsPath(project), token);
+        using var response = await SendAsync(request, cancellationToken);
+        var answer = await response.Content.ReadAsStringAsync(cancellationToken);
+        if (!response.IsSuccessStatusCode)
+        {
+            throw Refused(response.StatusCode, answer);
+        }
+
+        try
+        {
+            return JsonNode.Parse(answer)!["counts"]!.AsArray()
+                .Select(c => (c!["key"]!.GetValue<string>(), c["bytes"]!.GetValue<long>()))
+                .ToList();
+        }
+        catch (Exception e) when (e is JsonException or InvalidOperationException or NullReferenceException or FormatException)
+        {
+            throw new ToolInputException($"The results server's list of stored counts cannot be read: {e.Message}", e);
+        }
+    }
+
+    /// <summary>The archive of <paramref name="project"/>'s stored count <paramref name="key"/>.</summary>
+    public async Task<byte[]> StoredCountAsync(string project, string key, string? token, CancellationToken cancellationToken)
+    {
+        using var request = Get($"{CountsPath(project)}/{Uri.EscapeDataString(key)}", token);
+        using var response = await SendAsync(request, cancellationToken);
+        return response.IsSuccessStatusCode
+            ? await response.Content.ReadAsByteArrayAsync(cancellationToken)
+            : throw Refused(response.StatusCode, await response.Content.ReadAsStringAsync(cancellationToken));
+    }
+
+    /// <summary>Stores <paramref name="archive"/> as <paramref name="project"/>'s count <paramref name="key"/>; false when the server had it already.</summary>
+    public async Task<bool> StoreCountAsync(string project, string key, byte[] archive, string token, CancellationToken cancellationToken)
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Put, $"{CountsPath(project)}/{Uri.EscapeDataString(key)}")
+        {
+            Content = new ByteArrayContent(archive) { Headers = { ContentType = new MediaTypeHeaderValue("application/zip") } },
+        };
+        request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
+        request.Headers.ExpectContinue = true;
+        using var response = await SendAsync(request, cancellationToken);
+        return response.IsSuccessStatusCode
+            ? response.StatusCode == HttpStatusCode.Created
+            : throw Refused(response.StatusCode, await response.Content.ReadAsStringAsync(cancellationToken));
+    }
+
     public void Dispose() => _http.Dispose();
 
     private static HttpRequestMessage Get(string query, string? token)
@@ -243,6 +291,8 @@ internal sealed class ResultsServerClient : IDisposable
     }
 
     private static string RunsPath(string project) => $"api/projects/{Uri.EscapeDataString(project)}/runs";
+
+    private static string CountsPath(string project) => $"api/projects/{Uri.EscapeDataString(project)}/counts";
 
     private async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
     {

@@ -24,6 +24,9 @@ public sealed class ServeCommandStartupInputTests : IDisposable
         { "a budgets file that is not JSON", ["--budgets", "{budgets.json}", "--add-project", "gate"], "--budgets '" },
         { "a retention of a billion days", ["--retain-days", "1000000000", "--prune"], "RetainDays (--retain-days) is 1000000000; it takes 1 to 36,500" },
         { "a negative upload limit", ["--max-upload-bytes", "-1"], "--max-upload-bytes must be positive" },
+        { "a stored count limit of nothing", ["--max-stored-count-bytes", "0"], "MaxStoredCountBytes must be positive (--max-stored-count-bytes)" },
+        { "a stored count limit past memory", ["--max-stored-count-bytes", "4294967296"], "MaxStoredCountBytes (--max-stored-count-bytes) is 4294967296; it takes at most 1073741824" },
+        { "no stored counts kept", ["--stored-counts-per-project", "0"], "StoredCountsPerProject must be positive (--stored-counts-per-project)" },
     };
 
     [Theory]

@@ -85,6 +85,7 @@ internal sealed class FuzzedRequests(int seed)
         var path = Pick([
             $"api/projects/{project}/runs", $"api/projects/{project}/budgets", $"api/projects/{project}/budgets/{budget}/series",
             $"api/projects/{project}/changes", $"projects/{project}", $"projects/{project}/budgets/{budget}", "", "projects",
+            $"api/projects/{project}/counts", $"api/projects/{project}/counts/{(_random.Next(2) == 0 ? new string('a', 64) : Escape(Pick(Texts)))}",
         ]);
         var query = string.Join('&', Enumerable.Range(0, _random.Next(4)).Select(_ => $"{Pick(Queries)}={Pick(QueryValues)}"));
         Last = $"GET /{path}?{query}";

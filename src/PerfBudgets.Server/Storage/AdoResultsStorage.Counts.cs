@@ -1,0 +1,110 @@
+using System.Data;
+using System.Data.Common;
+using static PerfBudgets.Server.Storage.DbCommands;
+
+namespace PerfBudgets.Server.Storage;
+
+// The counted runs a project stored for reuse: opaque archives by key, the least recently used beyond a bound deleted.
+internal abstract partial class AdoResultsStorage
+{
+    public async Task<bool> PutCountAsync(string project, string key, byte[] archive, int keepPerProject, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(archive);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(keepPerProject);
+        return await WriteAsync(async (connection, transaction) =>
+        {
+            var now = StoredTime.Now();
+            // A key stored before keeps its archive (the same inputs counted the same) and is only marked used.
+            await using (var touch = Command(connection, transaction, """
+                UPDATE stored_counts SET used_utc = @now
+                WHERE project_id = (SELECT id FROM projects WHERE name = @project) AND count_key = @key
+                """))
+            {
+                Add(touch, "@now", now, DbType.String);
+                Add(touch, "@project", project, DbType.String);
+                Add(touch, "@key", key, DbType.String);
+                if (await touch.ExecuteNonQueryAsync(cancellationToken) > 0)
+                {
+                    return false;
+                }
+            }
+
+            await using (var insert = Command(connection, transaction, """
+                INSERT INTO stored_counts (project_id, count_key, archive, stored_utc, used_utc)
+                SELECT id, @key, @archive, @now, @now FROM projects WHERE name = @project
+                """))
+            {
+                Add(insert, "@key", key, DbType.String);
+                Add(insert, "@archive", archive, DbType.Binary);
+                Add(insert, "@now", now, DbType.String);
+                Add(insert, "@project", project, DbType.String);
+                if (await insert.ExecuteNonQueryAsync(cancellationToken) == 0)
+                {
+                    throw new ServerInputException(404, $"There is no project '{project}'.");
+                }
+            }
+
+            await using (var prune = Command(connection, transaction, """
+                DELETE FROM stored_counts WHERE project_id = (SELECT id FROM projects WHERE name = @project) AND count_key NOT IN (
+                    SELECT count_key FROM stored_counts WHERE project_id = (SELECT id FROM projects WHERE name = @project)
+                    ORDER BY used_utc DESC, count_key LIMIT @keep)
+                """))
+            {
+                Add(prune, "@project", project, DbType.String);
+                Add(prune, "@keep", keepPerProject, DbType.Int32);
+                await prune.ExecuteNonQueryAsync(cancellationToken);
+            }
+
+            return true;
+        }, cancellationToken);
+    }
+
+    public async Task<byte[]?> GetCountAsync(string project, string key, CancellationToken cancellationToken)
+    {
+        byte[]? archive;
+        await using (var connection = await OpenAsync(cancellationToken))
+        await using (var command = Command(connection, null, """
+            SELECT archive FROM stored_counts WHERE project_id = (SELECT id FROM projects WHERE name = @project) AND count_key = @key
+            """))
+        {
+            Add(command, "@project", project, DbType.String);
+            Add(command, "@key", key, DbType.String);
+            archive = await command.ExecuteScalarAsync(cancellationToken) as byte[];
+        }
+
+        if (archive is not null)
+        {
+            // Fetched is used: what pull requests keep fetching outlives what nobody asks for.
+            await WriteAsync(async (connection, transaction) =>
+            {
+                await using var touch = Command(connection, transaction, """
+                    UPDATE stored_counts SET used_utc = @now WHERE project_id = (SELECT id FROM projects WHERE name = @project) AND count_key = @key
+                    """);
+                Add(touch, "@now", StoredTime.Now(), DbType.String);
+                Add(touch, "@project", project, DbType.String);
+                Add(touch, "@key", key, DbType.String);
+                return (long)await touch.ExecuteNonQueryAsync(cancellationToken);
+            }, cancellationToken);
+        }
+
+        return archive;
+    }
+
+    public async Task<IReadOnlyList<StoredCountEntry>> ListCountsAsync(string project, CancellationToken cancellationToken)
+    {
+        await using var connection = await OpenAsync(cancellationToken);
+        await using var command = Command(connection, null, """
+            SELECT count_key, CAST(LENGTH(archive) AS BIGINT), stored_utc, used_utc FROM stored_counts
+            WHERE project_id = (SELECT id FROM projects WHERE name = @project) ORDER BY used_utc DESC, count_key
+            """);
+        Add(command, "@project", project, DbType.String);
+        var entries = new List<StoredCountEntry>();
+        await using var reader = await command.ExecuteReaderAsync(cancellationToken);
+        while (await reader.ReadAsync(cancellationToken))
+        {
+            entries.Add(new StoredCountEntry(reader.GetString(0), reader.GetInt64(1), StoredTime.Parse(reader.GetString(2)), StoredTime.Parse(reader.GetString(3))));
+        }
+
+        return entries;
+    }
+}
