@@ -61,9 +61,10 @@ internal static class StoredCountArchive
 
     /// <summary>
     /// Unpacks <paramref name="archive"/> as entry <paramref name="key"/> of <paramref name="store"/> (written whole or
-    /// not at all); throws <see cref="ToolInputException"/> naming what is wrong with an archive of another shape.
+    /// not at all), at most <paramref name="maxUnpackedBytes"/> of it; throws <see cref="ToolInputException"/> naming
+    /// what is wrong with an archive of another shape.
     /// </summary>
-    public static void Unpack(byte[] archive, string key, string store)
+    public static void Unpack(byte[] archive, string key, string store, long maxUnpackedBytes = MaxUnpackedBytes)
     {
         var incoming = Path.Combine(store, ".incoming-" + Guid.NewGuid().ToString("N"));
         try
@@ -91,9 +92,9 @@ internal static class StoredCountArchive
                     while ((read = from.Read(chunk)) > 0)
                     {
                         unpacked += read;
-                        if (unpacked > MaxUnpackedBytes)
+                        if (unpacked > maxUnpackedBytes)
                         {
-                            throw Refused(key, $"it unpacks to more than {MaxUnpackedBytes} bytes");
+                            throw Refused(key, $"it unpacks to more than {maxUnpackedBytes} bytes");
                         }
 
                         to.Write(chunk, 0, read);
