@@ -91,6 +91,12 @@ internal static class CountAttribution
         var unit = current.Entries.FirstOrDefault()?.Unit ?? InstructionsUnit;
         var threshold = unit == SystemCallsUnit ? 0.01 : 1;
         var before = reference.GroupBy(e => e.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.Sum(e => e.Value), StringComparer.Ordinal);
+        // A method the compiler renumbered since the reference is compared with itself there, not taken for new.
+        foreach (var (name, was) in GeneratedNames.Renumbered(current.Entries.Select(e => e.Name).Concat(fold?.Exclusive.Keys ?? []), before.Keys))
+        {
+            before[name] = before[was];
+            before.Remove(was);
+        }
 
         // An entry missing from a reference that keeps only its largest entries was at most the smallest one kept.
         var floor = reference.Count >= Kept ? reference.Min(e => e.Value) : 0;

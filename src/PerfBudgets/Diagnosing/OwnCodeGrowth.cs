@@ -42,11 +42,12 @@ internal static class OwnCodeGrowth
 
         var unit = now[0].Unit;
         var was = before.GroupBy(e => e.Name, StringComparer.Ordinal).ToDictionary(g => g.Key, g => g.First(), StringComparer.Ordinal);
+        var renumbered = GeneratedNames.Renumbered(now.Select(e => e.Name), was.Keys);
         var floor = before.Count >= keptAtMost ? before.Min(e => e.Value) : 0;
         var grown = now
             .Select(e =>
             {
-                var reference = was.GetValueOrDefault(e.Name);
+                var reference = was.GetValueOrDefault(renumbered.GetValueOrDefault(e.Name, e.Name));
                 var then = reference?.Value ?? floor;
                 return (Entry: e, Then: then, Bound: reference is null && floor > 0, Growth: e.Value - then, Error: SamplingError(e, reference));
             })

@@ -34,6 +34,48 @@ public sealed class OwnCodeGrowthTests
     }
 
     [Fact]
+    public void A_state_machine_the_compiler_renumbered_since_the_recording_is_compared_with_itself()
+    {
+        // An async method added before CopyAsync took d__1; CopyAsync's state machine became d__3.
+        const string Was = "IO.FileCopyLoop+<CopyAsync>d__1::MoveNext";
+        const string Now = "IO.FileCopyLoop+<CopyAsync>d__3::MoveNext";
+        const string Added = "IO.FileCopyLoop+<HashAsync>d__1::MoveNext";
+        IReadOnlyList<AttributionEntry> recordedExclusive = [new(Was, 9_000, Unit, null), new(Memmove, 1_000, Unit, null)];
+        var now = new Attribution("now", [new(Now, 9_500, Unit, null), new(Added, 300, Unit, null), new(Memmove, 1_000, Unit, null)])
+        {
+            OwnCode = [new(Now, 21_339, Unit, null), new(Added, 300, Unit, null)],
+        };
+
+        var grown = CountAttribution.Grown(now, recordedExclusive, "the recording", fold: null, [new(Was, 16_156, Unit, null)], grewBy: 5_483);
+
+        grown.Should().Be($"grew since the recording, own code with what it called: {Now} +5,183 {Unit} (95% of the +5,483 growth; 16,156 → 21,339), "
+            + $"{Added} +300 {Unit} (5% of the +5,483 growth; 0 → 300); then by method (exclusive): {Now} +500 {Unit} (9,000 → 9,500), {Added} +300 {Unit} (0 → 300)");
+    }
+
+    [Theory]
+    [InlineData("App.Service+<>c::<Build>b__0_1", "two lambdas of one method: neither is taken for the other")]
+    [InlineData("App.Service+<>c::<Build>b__0_0", "the recorded name is still there: the other one is new")]
+    public void A_generated_name_that_does_not_match_one_to_one_is_new(string alsoNow, string why)
+    {
+        const string Recorded = "App.Service+<>c::<Build>b__0_0";
+        const string Renamed = "App.Service+<>c::<Build>b__0_2";
+        IReadOnlyList<AttributionEntry> before = [new(Recorded, 100, Unit, null)];
+        IReadOnlyList<AttributionEntry> now = [new(Renamed, 150, Unit, null), new(alsoNow, 100, Unit, null)];
+
+        OwnCodeGrowth.Describe(now, before, grewBy: null, "the recording", least: 1, keptAtMost: int.MaxValue).Should()
+            .Contain($"{Renamed} +150 {Unit}", why).And.Contain("0 → 150", why);
+    }
+
+    [Theory]
+    [InlineData("A+<RunAsync>d__12::MoveNext", "A+<RunAsync>d__#::MoveNext")]
+    [InlineData("A+<>c__DisplayClass3_0::<Run>b__1", "A+<>c__DisplayClass#::<Run>b__#")]
+    [InlineData("A::<Run>g__Step|3_0", "A::<Run>g__Step|#")]
+    [InlineData("A::Run", "A::Run")]
+    [InlineData("A+<>c::<.cctor>b__4_0", "A+<>c::<.cctor>b__#")]
+    public void The_compilers_ordinals_are_taken_out_of_a_name(string name, string without) =>
+        GeneratedNames.WithoutOrdinals(name).Should().Be(without);
+
+    [Fact]
     public void A_method_missing_from_a_full_recording_is_compared_with_a_bound()
     {
         IReadOnlyList<AttributionEntry> before = [.. Enumerable.Range(0, 4).Select(i => new AttributionEntry($"M{i}", 100 - i, Unit, null))];
