@@ -64,31 +64,48 @@ internal static class CountsCommand
             var token = parseResult.GetValue(tokenFile) is { } file ? (await File.ReadAllTextAsync(file, cancellationToken)).Trim() : null;
             var name = parseResult.GetValue(project)!;
             using var client = new ResultsServerClient(UploadCommand.ServerUri(parseResult.GetValue(server)!));
-            var listed = (await client.StoredCountsAsync(name, token, cancellationToken)).Where(c => StoredCountArchive.IsKey(c.Key)).Take(most).ToList();
             Directory.CreateDirectory(folder);
             var (fetched, bytes, refused) = (0, 0L, 0);
-            foreach (var (key, _) in listed.Where(c => !Directory.Exists(StoredCountArchive.Folder(folder, c.Key))))
+            List<(string Key, long Bytes)> listed = [];
+            string? unreachable = null;
+            try
             {
-                var archive = await client.StoredCountAsync(name, key, token, cancellationToken);
-                try
+                listed = [.. (await client.StoredCountsAsync(name, token, cancellationToken)).Where(c => StoredCountArchive.IsKey(c.Key)).Take(most)];
+                foreach (var (key, _) in listed.Where(c => !Directory.Exists(StoredCountArchive.Folder(folder, c.Key))))
                 {
-                    StoredCountArchive.Unpack(archive, key, folder);
-                    (fetched, bytes) = (fetched + 1, bytes + archive.Length);
+                    var archive = await client.StoredCountAsync(name, key, token, cancellationToken);
+                    try
+                    {
+                        StoredCountArchive.Unpack(archive, key, folder);
+                        (fetched, bytes) = (fetched + 1, bytes + archive.Length);
+                    }
+                    catch (ToolInputException e)
+                    {
+                        // One entry of another shape is not a reason to count everything: the gate counts that one again.
+                        Console.Error.WriteLine($"perfbudgets counts pull: warning: {e.Message}");
+                        refused++;
+                    }
                 }
-                catch (ToolInputException e)
-                {
-                    // One entry of another shape is not a reason to count everything: the gate counts that one again.
-                    Console.Error.WriteLine($"perfbudgets counts pull: warning: {e.Message}");
-                    refused++;
-                }
+            }
+            catch (Exception e) when (IsUnreachable(e, cancellationToken))
+            {
+                // The store is a cache: a server that cannot be reached makes the gate count what it lacks, not fail the
+                // job. A refusal (a wrong token or project) is a mistake in the job's settings and fails it.
+                Console.Error.WriteLine($"perfbudgets counts pull: warning: {e.Message.TrimEnd('.')}; the gate counts what the store lacks.");
+                unreachable = "; the server could not be reached";
             }
 
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"perfbudgets counts pull: fetched {fetched} counted runs into {folder} ({bytes / 1e6:0.0} MB); {listed.Count - fetched - refused} of the server's {listed.Count} newest were here already{(refused > 0 ? $", {refused} refused" : "")}"));
+                $"perfbudgets counts pull: fetched {fetched} counted runs into {folder} ({bytes / 1e6:0.0} MB){unreachable ?? $"; {listed.Count - fetched - refused} of the server's {listed.Count} newest were here already{(refused > 0 ? $", {refused} refused" : "")}"}"));
             return 0;
         }));
         return command;
     }
+
+    // No answer came: the server is down or unreachable, or the client's timeout (not the job's cancellation) ended it.
+    private static bool IsUnreachable(Exception exception, CancellationToken cancellationToken) =>
+        exception is ToolInputException { InnerException: HttpRequestException } or HttpRequestException
+        || (exception is TaskCanceledException && !cancellationToken.IsCancellationRequested);
 
     private static (Option<string> Server, Option<string> Project, Option<string> Store) Common() =>
     (

@@ -113,6 +113,34 @@ public sealed class CountsCommandTests : IDisposable
         (await StoredCountsEndpointsTests.ListAsync(server)).Should().BeEmpty();
     }
 
+    [Fact]
+    public async Task Pull_from_a_server_that_cannot_be_reached_warns_and_leaves_the_gate_to_count()
+    {
+        var closed = new System.Net.Sockets.TcpListener(IPAddress.Loopback, 0);
+        closed.Start();
+        var port = ((IPEndPoint)closed.LocalEndpoint).Port;
+        closed.Stop();
+
+        var pull = await PerfBudgetsTool.RunAsync("counts", "pull", "--server", $"http://127.0.0.1:{port}", "--project", RunningResultsServer.Project,
+            "--store", Path.Combine(_folder, "store"));
+
+        pull.ExitCode.Should().Be(0, "the store is a cache: a job whose server is down counts, it does not fail");
+        pull.Error.Should().Contain("warning").And.Contain("cannot be reached").And.Contain("the gate counts what the store lacks");
+        pull.Output.Should().Contain("fetched 0 counted runs").And.Contain("the server could not be reached");
+    }
+
+    [Fact]
+    public async Task Pull_of_a_project_the_server_does_not_have_fails_naming_it()
+    {
+        await using var server = await RunningResultsServer.StartAsync();
+
+        var pull = await PerfBudgetsTool.RunAsync("counts", "pull", "--server", server.Server.Address.ToString(), "--project", "nobody",
+            "--store", Path.Combine(_folder, "store"));
+
+        pull.ExitCode.Should().Be(PerfBudgetsTool.BadInput, "a wrong project is a mistake in the job's settings");
+        pull.Error.Should().Contain("404").And.Contain("nobody");
+    }
+
     private static string Key(char digit) => new(digit, 64);
 
     private static string Manifest(string key) => $$"""{ "Format": "test", "Key": "{{key}}" }""";
