@@ -77,7 +77,7 @@ internal static class ResultsEndpoints
         var run = UploadParser.Parse(body, options) with
         {
             IdempotencyKey = IdempotencyKey(context.Request),
-            WriteTokenSha256 = ProjectToken.Hash(BearerToken(context.Request)!),
+            WriteTokenSha256 = WriteTokenHash(context.Request),
         };
         var stored = await storage.AddRunAsync(project, run, context.RequestAborted);
         var location = $"/api/projects/{Uri.EscapeDataString(project)}/runs?commit={Uri.EscapeDataString(run.Commit)}";
@@ -232,6 +232,9 @@ internal static class ResultsEndpoints
 
         return reading && await storage.ReadTokenHashAsync(project, cancellationToken) is { } readHash && ProjectToken.Matches(presented, readHash);
     }
+
+    /// <summary>The SHA-256 of the bearer token an authorized write came with, for the write to check again as it stores.</summary>
+    internal static byte[] WriteTokenHash(HttpRequest request) => ProjectToken.Hash(BearerToken(request)!);
 
     private static string? BearerToken(HttpRequest request)
     {

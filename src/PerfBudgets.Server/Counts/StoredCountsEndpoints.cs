@@ -4,6 +4,7 @@ using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Net.Http.Headers;
 using PerfBudgets.Server.Storage;
 
 namespace PerfBudgets.Server.Counts;
@@ -64,7 +65,7 @@ internal static class StoredCountsEndpoints
         var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
         var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
         await ResultsEndpoints.AuthorizeAsync(context, storage, project);
-        if (!string.Equals(context.Request.ContentType, ArchiveType, StringComparison.OrdinalIgnoreCase))
+        if (!MediaTypeHeaderValue.TryParse(context.Request.ContentType, out var type) || !type.MediaType.Equals(ArchiveType, StringComparison.OrdinalIgnoreCase))
         {
             throw new ServerInputException(StatusCodes.Status415UnsupportedMediaType, $"A stored count is a zip: send Content-Type: {ArchiveType}.");
         }
@@ -100,7 +101,8 @@ internal static class StoredCountsEndpoints
             throw new ServerInputException(StatusCodes.Status400BadRequest, "The body is empty: send the zip of the store's entry.");
         }
 
-        var stored = await storage.PutCountAsync(project, key, archive, options.StoredCountsPerProject, context.RequestAborted);
+        var stored = await storage.PutCountAsync(project, key, archive, options.StoredCountsPerProject,
+            ResultsEndpoints.WriteTokenHash(context.Request), context.RequestAborted);
         var answer = new { project, key, bytes = archive.Length, stored };
         return stored
             ? Results.Created($"/api/projects/{Uri.EscapeDataString(project)}/counts/{key}", answer)

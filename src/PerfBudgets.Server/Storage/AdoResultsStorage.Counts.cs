@@ -7,7 +7,7 @@ namespace PerfBudgets.Server.Storage;
 // The counted runs a project stored for reuse: opaque archives by key, the least recently used beyond a bound deleted.
 internal abstract partial class AdoResultsStorage
 {
-    public async Task<bool> PutCountAsync(string project, string key, byte[] archive, int keepPerProject, CancellationToken cancellationToken)
+    public async Task<bool> PutCountAsync(string project, string key, byte[] archive, int keepPerProject, byte[]? writeTokenSha256, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(archive);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(keepPerProject);
@@ -17,11 +17,12 @@ internal abstract partial class AdoResultsStorage
             // A key stored before keeps its archive (the same inputs counted the same) and is only marked used.
             await using (var touch = Command(connection, transaction, """
                 UPDATE stored_counts SET used_utc = @now
-                WHERE project_id = (SELECT id FROM projects WHERE name = @project) AND count_key = @key
+                WHERE project_id = (SELECT id FROM projects WHERE name = @project AND (@token IS NULL OR token_sha256 = @token)) AND count_key = @key
                 """))
             {
                 Add(touch, "@now", now, DbType.String);
                 Add(touch, "@project", project, DbType.String);
+                Add(touch, "@token", writeTokenSha256, DbType.Binary);
                 Add(touch, "@key", key, DbType.String);
                 if (await touch.ExecuteNonQueryAsync(cancellationToken) > 0)
                 {
@@ -31,16 +32,20 @@ internal abstract partial class AdoResultsStorage
 
             await using (var insert = Command(connection, transaction, """
                 INSERT INTO stored_counts (project_id, count_key, archive, stored_utc, used_utc)
-                SELECT id, @key, @archive, @now, @now FROM projects WHERE name = @project
+                SELECT id, @key, @archive, @now, @now FROM projects WHERE name = @project AND (@token IS NULL OR token_sha256 = @token)
                 """))
             {
                 Add(insert, "@key", key, DbType.String);
                 Add(insert, "@archive", archive, DbType.Binary);
                 Add(insert, "@now", now, DbType.String);
                 Add(insert, "@project", project, DbType.String);
+                Add(insert, "@token", writeTokenSha256, DbType.Binary);
                 if (await insert.ExecuteNonQueryAsync(cancellationToken) == 0)
                 {
-                    throw new ServerInputException(404, $"There is no project '{project}'.");
+                    // The token is checked again here, not only before the body arrived, as a run's upload does.
+                    throw writeTokenSha256 is null
+                        ? new ServerInputException(404, $"There is no project '{project}'.")
+                        : new ServerInputException(403, $"Project '{project}''s write token was revoked or replaced while the stored count arrived; nothing was stored.");
                 }
             }
 

@@ -72,6 +72,30 @@ public abstract class StoredCountsEndpointsTests
         (await ResultsServerUploadTests.ProblemDetail(gone)).Should().Contain("no stored count of key");
     }
 
+    [Fact]
+    public async Task A_write_token_replaced_while_a_stored_count_arrived_stores_nothing()
+    {
+        await using var server = await StartAsync();
+        var cancellation = TestContext.Current.CancellationToken;
+        var before = PerfBudgets.Server.Tokens.ProjectToken.Hash(server.Token);
+        await server.Server.Storage.SetWriteTokenAsync(RunningResultsServer.Project, PerfBudgets.Server.Tokens.ProjectToken.Hash("the new token"), cancellation);
+
+        var store = () => server.Server.Storage.PutCountAsync(RunningResultsServer.Project, KeyA, Bytes(10, seed: 11), 64, before, cancellation);
+
+        (await store.Should().ThrowAsync<ServerInputException>()).Which.StatusCode.Should().Be(403);
+        (await server.Server.Storage.ListCountsAsync(RunningResultsServer.Project, cancellation)).Should().BeEmpty();
+    }
+
+    [Fact]
+    public async Task A_zip_media_type_with_a_parameter_is_a_zip()
+    {
+        await using var server = await StartAsync();
+
+        using var stored = await PutAsync(server, KeyA, Bytes(10, seed: 12), type: "application/zip; name=entry.zip");
+
+        stored.StatusCode.Should().Be(HttpStatusCode.Created);
+    }
+
     [Theory]
     [InlineData("no token", HttpStatusCode.Unauthorized)]
     [InlineData("a wrong token", HttpStatusCode.Forbidden)]
@@ -165,7 +189,7 @@ public abstract class StoredCountsEndpointsTests
     }
 
     private static ByteArrayContent Zip(byte[] body, string type = "application/zip") =>
-        new(body) { Headers = { ContentType = new MediaTypeHeaderValue(type) } };
+        new(body) { Headers = { ContentType = MediaTypeHeaderValue.Parse(type) } };
 
     private static byte[] Bytes(int length, int seed)
     {
