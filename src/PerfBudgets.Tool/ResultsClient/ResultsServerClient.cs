@@ -65,9 +65,9 @@ internal sealed class ResultsServerClient : IDisposable
         };
         var json = body.ToJsonString();
         var key = run.IdempotencyKey ?? Guid.NewGuid().ToString("D");
-        for (var attempt = 1; ; attempt++)
+        using var response = await SendAgainWhenLostAsync(() =>
         {
-            using var request = new HttpRequestMessage(HttpMethod.Post, RunsPath(project))
+            var request = new HttpRequestMessage(HttpMethod.Post, RunsPath(project))
             {
                 Content = new StringContent(json, Encoding.UTF8, "application/json"),
             };
@@ -75,10 +75,24 @@ internal sealed class ResultsServerClient : IDisposable
             request.Headers.Add("Idempotency-Key", key);
             // A refusal (wrong token, too large) then comes before the body is sent, not as a connection reset during it.
             request.Headers.ExpectContinue = true;
+            return request;
+        }, cancellationToken);
+        var answer = await response.Content.ReadAsStringAsync(cancellationToken);
+        return response.IsSuccessStatusCode ? answer : throw Refused(response.StatusCode, answer);
+    }
+
+    // Sends a request that the server answers the same however often it arrives (a read; an upload with its
+    // Idempotency-Key; a stored count, by its key) up to UploadAttempts times while no answer comes or the answer is a
+    // 502, 503 or 504.
+    private async Task<HttpResponseMessage> SendAgainWhenLostAsync(Func<HttpRequestMessage> request, CancellationToken cancellationToken)
+    {
+        for (var attempt = 1; ; attempt++)
+        {
+            using var sent = request();
             HttpResponseMessage response;
             try
             {
-                response = await _http.SendAsync(request, cancellationToken);
+                response = await _http.SendAsync(sent, cancellationToken);
             }
             catch (Exception e) when (attempt < UploadAttempts && IsLostAnswer(e, cancellationToken))
             {
@@ -90,17 +104,14 @@ internal sealed class ResultsServerClient : IDisposable
                 throw new ToolInputException($"The results server {_http.BaseAddress} cannot be reached ({UploadAttempts} attempts): {e.Message}", e);
             }
 
-            using (response)
+            if (attempt < UploadAttempts && response.StatusCode is HttpStatusCode.BadGateway or HttpStatusCode.ServiceUnavailable or HttpStatusCode.GatewayTimeout)
             {
-                if (attempt < UploadAttempts && response.StatusCode is HttpStatusCode.BadGateway or HttpStatusCode.ServiceUnavailable or HttpStatusCode.GatewayTimeout)
-                {
-                    await Task.Delay(_retryDelay * attempt, cancellationToken);
-                    continue;
-                }
-
-                var answer = await response.Content.ReadAsStringAsync(cancellationToken);
-                return response.IsSuccessStatusCode ? answer : throw Refused(response.StatusCode, answer);
+                response.Dispose();
+                await Task.Delay(_retryDelay * attempt, cancellationToken);
+                continue;
             }
+
+            return response;
         }
     }
 
@@ -204,11 +215,13 @@ internal sealed class ResultsServerClient : IDisposable
         }
     }
 
-    /// <summary>The keys and sizes of the counted runs <paramref name="project"/> stores for reuse, the most recently used first.</summary>
+    /// <summary>
+    /// The keys and sizes of the counted runs <paramref name="project"/> stores for reuse, the most recently used first;
+    /// this and the other calls of the store are sent again when no answer comes, as an upload is.
+    /// </summary>
     public async Task<IReadOnlyList<(string Key, long Bytes)>> StoredCountsAsync(string project, string? token, CancellationToken cancellationToken)
     {
-        using var request = Get(CountsPath(project), token);
-        using var response = await SendAsync(request, cancellationToken);
+        using var response = await SendAgainWhenLostAsync(() => Get(CountsPath(project), token), cancellationToken);
         var answer = await response.Content.ReadAsStringAsync(cancellationToken);
         if (!response.IsSuccessStatusCode)
         {
@@ -230,23 +243,28 @@ internal sealed class ResultsServerClient : IDisposable
     /// <summary>The archive of <paramref name="project"/>'s stored count <paramref name="key"/>.</summary>
     public async Task<byte[]> StoredCountAsync(string project, string key, string? token, CancellationToken cancellationToken)
     {
-        using var request = Get($"{CountsPath(project)}/{Uri.EscapeDataString(key)}", token);
-        using var response = await SendAsync(request, cancellationToken);
+        using var response = await SendAgainWhenLostAsync(() => Get($"{CountsPath(project)}/{Uri.EscapeDataString(key)}", token), cancellationToken);
         return response.IsSuccessStatusCode
             ? await response.Content.ReadAsByteArrayAsync(cancellationToken)
             : throw Refused(response.StatusCode, await response.Content.ReadAsStringAsync(cancellationToken));
     }
 
-    /// <summary>Stores <paramref name="archive"/> as <paramref name="project"/>'s count <paramref name="key"/>; false when the server had it already.</summary>
+    /// <summary>
+    /// Stores <paramref name="archive"/> as <paramref name="project"/>'s count <paramref name="key"/>; false when the
+    /// server had it already. Sent again, as an upload is, when no answer comes: a key is stored once.
+    /// </summary>
     public async Task<bool> StoreCountAsync(string project, string key, byte[] archive, string token, CancellationToken cancellationToken)
     {
-        using var request = new HttpRequestMessage(HttpMethod.Put, $"{CountsPath(project)}/{Uri.EscapeDataString(key)}")
+        using var response = await SendAgainWhenLostAsync(() =>
         {
-            Content = new ByteArrayContent(archive) { Headers = { ContentType = new MediaTypeHeaderValue("application/zip") } },
-        };
-        request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
-        request.Headers.ExpectContinue = true;
-        using var response = await SendAsync(request, cancellationToken);
+            var request = new HttpRequestMessage(HttpMethod.Put, $"{CountsPath(project)}/{Uri.EscapeDataString(key)}")
+            {
+                Content = new ByteArrayContent(archive) { Headers = { ContentType = new MediaTypeHeaderValue("application/zip") } },
+            };
+            request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
+            request.Headers.ExpectContinue = true;
+            return request;
+        }, cancellationToken);
         return response.IsSuccessStatusCode
             ? response.StatusCode == HttpStatusCode.Created
             : throw Refused(response.StatusCode, await response.Content.ReadAsStringAsync(cancellationToken));

@@ -56,6 +56,33 @@ public sealed class CountsCommandTests : IDisposable
     }
 
     [Fact]
+    public async Task Push_and_pull_survive_a_lost_answer_and_store_each_count_once()
+    {
+        await using var server = await RunningResultsServer.StartAsync();
+        var store = Path.Combine(_folder, "main");
+        Entry(store, Key('1'));
+        var token = await TokenFileAsync(server);
+
+        await using (var proxy = new LosingFirstAnswerProxy(server.Server.Address))
+        {
+            var push = await PerfBudgetsTool.RunAsync("counts", "push", "--server", proxy.Address.ToString(), "--project", RunningResultsServer.Project,
+                "--store", store, "--token-file", token);
+            push.ExitCode.Should().Be(0, push.Error);
+            proxy.Connections.Should().BeGreaterThan(1, "the first answer was lost and the request sent again");
+        }
+
+        await using (var proxy = new LosingFirstAnswerProxy(server.Server.Address))
+        {
+            var pull = await PerfBudgetsTool.RunAsync("counts", "pull", "--server", proxy.Address.ToString(), "--project", RunningResultsServer.Project,
+                "--store", Path.Combine(_folder, "pull-request"));
+            pull.ExitCode.Should().Be(0, pull.Error);
+            pull.Output.Should().Contain("fetched 1 counted runs");
+        }
+
+        (await StoredCountsEndpointsTests.ListAsync(server)).Should().ContainSingle();
+    }
+
+    [Fact]
     public async Task Pull_fetches_only_the_newest_it_is_asked_for()
     {
         await using var server = await RunningResultsServer.StartAsync();
