@@ -64,36 +64,20 @@ internal abstract partial class AdoResultsStorage
         }, cancellationToken);
     }
 
-    public async Task<byte[]?> GetCountAsync(string project, string key, CancellationToken cancellationToken)
-    {
-        byte[]? archive;
-        await using (var connection = await OpenAsync(cancellationToken))
-        await using (var command = Command(connection, null, """
-            SELECT archive FROM stored_counts WHERE project_id = (SELECT id FROM projects WHERE name = @project) AND count_key = @key
-            """))
+    // Fetched is used: what pull requests keep fetching outlives what nobody asks for. One statement finds the row,
+    // marks it used and answers its archive.
+    public Task<byte[]?> GetCountAsync(string project, string key, CancellationToken cancellationToken) =>
+        WriteAsync(async (connection, transaction) =>
         {
+            await using var command = Command(connection, transaction, """
+                UPDATE stored_counts SET used_utc = @now WHERE project_id = (SELECT id FROM projects WHERE name = @project) AND count_key = @key
+                RETURNING archive
+                """);
+            Add(command, "@now", StoredTime.Now(), DbType.String);
             Add(command, "@project", project, DbType.String);
             Add(command, "@key", key, DbType.String);
-            archive = await command.ExecuteScalarAsync(cancellationToken) as byte[];
-        }
-
-        if (archive is not null)
-        {
-            // Fetched is used: what pull requests keep fetching outlives what nobody asks for.
-            await WriteAsync(async (connection, transaction) =>
-            {
-                await using var touch = Command(connection, transaction, """
-                    UPDATE stored_counts SET used_utc = @now WHERE project_id = (SELECT id FROM projects WHERE name = @project) AND count_key = @key
-                    """);
-                Add(touch, "@now", StoredTime.Now(), DbType.String);
-                Add(touch, "@project", project, DbType.String);
-                Add(touch, "@key", key, DbType.String);
-                return (long)await touch.ExecuteNonQueryAsync(cancellationToken);
-            }, cancellationToken);
-        }
-
-        return archive;
-    }
+            return await command.ExecuteScalarAsync(cancellationToken) as byte[];
+        }, cancellationToken);
 
     public async Task<IReadOnlyList<StoredCountEntry>> ListCountsAsync(string project, CancellationToken cancellationToken)
     {
