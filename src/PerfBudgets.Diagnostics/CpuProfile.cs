@@ -1,4 +1,5 @@
 using System.Globalization;
+using PerfBudgets.Diagnosing;
 using PerfBudgets.Reporting;
 
 namespace PerfBudgets.Diagnostics;
@@ -113,13 +114,13 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
     // Each as its line and as a recorded entry: the growth in samples per 1,000 operations, with its share of the whole.
     private List<(string Line, AttributionEntry Entry)> PerOperationGrown(CpuProfile baseProfile)
     {
-        var before = baseProfile.OwnCode.ToDictionary(m => m.Method, m => m.ExclusiveSamples, StringComparer.Ordinal);
+        var before = InBaseTerms(OwnCode, baseProfile.OwnCode, m => m.ExclusiveSamples);
         double PerOp(double samples, long operations) => samples / operations;
         var whole = PerOp(Samples, Operations) - PerOp(baseProfile.Samples, baseProfile.Operations);
         return OwnCode
             .Select(m =>
             {
-                var was = before.GetValueOrDefault(m.Method);
+                var was = before(m.Method);
                 var growth = PerOp(m.ExclusiveSamples, Operations) - PerOp(was, baseProfile.Operations);
                 var error = Math.Sqrt(Variance(m.ExclusiveSamples, Samples, Operations) + Variance(was, baseProfile.Samples, baseProfile.Operations));
                 return (m.Method, Was: PerOp(was, baseProfile.Operations), Now: PerOp(m.ExclusiveSamples, Operations), Growth: growth, Error: error, Samples: m.ExclusiveSamples);
@@ -141,11 +142,11 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
     // The methods whose share of the samples grew by more than three times the difference's standard error, most first.
     private List<(MethodSamples Method, double Was, double Growth)> SharesGrown(IReadOnlyList<MethodSamples> now, IReadOnlyList<MethodSamples> then, int thenSamples)
     {
-        var before = then.ToDictionary(m => m.Method, m => m.Share, StringComparer.Ordinal);
+        var before = InBaseTerms(now, then, m => m.Share);
         return now
             .Select(m =>
             {
-                var was = before.GetValueOrDefault(m.Method);
+                var was = before(m.Method);
                 var error = Math.Sqrt((was * (1 - was) / thenSamples) + (m.Share * (1 - m.Share) / Samples));
                 return (Method: m, Was: was, Growth: m.Share - was, Error: error);
             })
@@ -153,6 +154,16 @@ public sealed record CpuProfile(IReadOnlyList<MethodSamples> Methods, int Sample
             .OrderByDescending(c => c.Growth)
             .Select(c => (c.Method, c.Was, c.Growth))
             .ToList();
+    }
+
+    // A head method's figure in the base: under its own name, or under the name the compiler gave it there where it
+    // renumbered the method since (an async method added before it, a lambda before another), or the method would read
+    // as new and its whole cost as growth (GeneratedNames: the rule the counted budgets' breakdowns match by).
+    private static Func<string, double> InBaseTerms(IReadOnlyList<MethodSamples> head, IReadOnlyList<MethodSamples> baseMethods, Func<MethodSamples, double> figure)
+    {
+        var before = baseMethods.ToDictionary(m => m.Method, figure, StringComparer.Ordinal);
+        var renumbered = GeneratedNames.Renumbered(head.Select(m => m.Method), before.Keys);
+        return method => before.GetValueOrDefault(renumbered.GetValueOrDefault(method, method));
     }
 
     /// <inheritdoc />

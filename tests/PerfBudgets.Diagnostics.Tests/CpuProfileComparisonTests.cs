@@ -39,6 +39,27 @@ public sealed class CpuProfileComparisonTests
     }
 
     [Fact]
+    public void A_state_machine_the_compiler_renumbered_is_compared_with_itself_not_named_as_new()
+    {
+        // An async method added before List in the controller renumbers List's state machine from d__4 to d__5: by name
+        // alone it would read 0% → 20% and lead the line, ahead of the method that was added.
+        const string Renumbered = "SystemUnderTest.Json.EmployeesController+<List>d__5.MoveNext()";
+        const string Added = "SystemUnderTest.Json.EmployeesController+<Audit>d__4.MoveNext()";
+        var baseProfile = Profile(2_000, (Writer, 1_000), (Controller, 400), (Kestrel, 600));
+        var headProfile = Profile(2_000, (Writer, 800), (Renumbered, 400), (Added, 300), (Kestrel, 500)) with
+        {
+            OwnCode = [new MethodSamples(Renumbered, 400, 0.2), new MethodSamples(Added, 300, 0.15)],
+        };
+
+        var attribution = headProfile.ComparedWithBase(baseProfile with { OwnCode = [new MethodSamples(Controller, 400, 0.2)] });
+
+        attribution.Summary.Should().Be(
+            $"grew against the base, own code with what it called (share of managed samples, base → head): {Added} 0.0% → 15.0%; "
+            + $"grew against the base (share of managed samples, base → head): {Added} 0.0% → 15.0%");
+        attribution.Entries.Select(e => e.Name).Should().Equal(Added);
+    }
+
+    [Fact]
     public void Shares_within_their_sampling_error_name_nothing()
     {
         // 30% of 1,000 samples against 33% of 1,000: the difference's standard error is about 2.1 points, so 3 points is

@@ -39,7 +39,11 @@ internal static class AttributionChange
         }
 
         var before = baseline.Entries.Where(e => e.Unit == unit).ToDictionary(e => e.Name, StringComparer.Ordinal);
-        var after = current.Entries.Where(e => e.Unit == unit).ToDictionary(e => e.Name, StringComparer.Ordinal);
+        // A closure class or state machine the compiler renumbered since the baseline is compared with itself, under the
+        // baseline's name, not named as one type gone and another added.
+        var now = current.Entries.Where(e => e.Unit == unit).ToList();
+        var renumbered = GeneratedNames.Renumbered(now.Select(e => e.Name), before.Keys);
+        var after = now.ToDictionary(e => renumbered.GetValueOrDefault(e.Name, e.Name), StringComparer.Ordinal);
         var changes = before.Keys.Union(after.Keys, StringComparer.Ordinal)
             .Select(name =>
             {

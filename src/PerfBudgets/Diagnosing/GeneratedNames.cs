@@ -11,17 +11,33 @@ namespace PerfBudgets.Diagnosing;
 /// is matched without its ordinals only where exactly one method of the reference and one of this run have that name,
 /// and the reference's own name is not in this run: two lambdas of one method are never taken for each other.
 /// </summary>
-internal static partial class GeneratedNames
+/// <remarks>
+/// The counted budgets' breakdowns match through it, and so does a paired budget's profile against its base
+/// (PerfBudgets.Diagnostics): one rule for every comparison of methods by name.
+/// </remarks>
+public static partial class GeneratedNames
 {
     /// <summary><paramref name="name"/> without the ordinals the compiler numbers generated types and methods by.</summary>
-    public static string WithoutOrdinals(string name) => Ordinals().Replace(name, "#");
+    /// <param name="name">A method's or type's full name, as a profile or a breakdown gives it.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="name"/> is null.</exception>
+    public static string WithoutOrdinals(string name)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        return Ordinals().Replace(name, "#");
+    }
 
     /// <summary>
     /// For every name of <paramref name="now"/> missing from <paramref name="reference"/>, the reference's name it is
     /// the same as but for the compiler's ordinals, where that match is unique both ways.
     /// </summary>
-    public static Dictionary<string, string> Renumbered(IEnumerable<string> now, IEnumerable<string> reference)
+    /// <param name="now">The names of this run (duplicates are read once).</param>
+    /// <param name="reference">The names of the reference it is compared with.</param>
+    /// <returns>This run's name → the reference's name; names found in the reference as they are, or matched by no rule, are not in it.</returns>
+    /// <exception cref="ArgumentNullException">Either list is null.</exception>
+    public static IReadOnlyDictionary<string, string> Renumbered(IEnumerable<string> now, IEnumerable<string> reference)
     {
+        ArgumentNullException.ThrowIfNull(now);
+        ArgumentNullException.ThrowIfNull(reference);
         var current = now.Distinct(StringComparer.Ordinal).ToList();
         var present = current.ToHashSet(StringComparer.Ordinal);
         var was = reference.Distinct(StringComparer.Ordinal).ToList();

@@ -36,6 +36,17 @@ public sealed class AttributionChangeTests : IDisposable
     }
 
     [Fact]
+    public void A_closure_class_the_compiler_renumbered_is_compared_with_itself_not_named_gone_and_added()
+    {
+        // A lambda added before the one that captures renumbers its closure class from _0 to _1 (and the new lambda's
+        // closure takes _0's place in a method of its own): by name alone, 120 B/op gone and 120 B/op added.
+        var baseline = Breakdown(("Sut.Orders+<>c__DisplayClass4_0", 120, 300), ("System.String", 300, 300));
+        var current = Breakdown(("Sut.Orders+<>c__DisplayClass5_0", 121, 300), ("System.String", 300, 300), ("System.Byte[]", 290, 90));
+
+        AttributionChange.Describe(current, baseline, "results.json").Should().Be("vs baseline: System.Byte[] +290 B/op (±31)");
+    }
+
+    [Fact]
     public void A_baseline_without_a_breakdown_of_the_budget_says_so()
     {
         var current = Breakdown(("System.Byte[]", 290, 90));
