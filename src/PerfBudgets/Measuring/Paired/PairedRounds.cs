@@ -1,3 +1,5 @@
+using PerfBudgets.Budgets;
+
 namespace PerfBudgets.Measuring;
 
 /// <summary>
@@ -67,6 +69,68 @@ public static class PairedRounds
     internal static PairedSide[] OrderOf(int pair) =>
         pair % 2 == 0 ? [PairedSide.Base, PairedSide.Head] : [PairedSide.Head, PairedSide.Base];
 
+    /// <summary>
+    /// Runs <paramref name="round"/> on each side in ABBA order, warm-up pairs first, until the interval of head ÷ base
+    /// decides <paramref name="budget"/>: it looks after every <see cref="PairedRoundsOptions.ProcessPairsPerLook"/>
+    /// measured pairs, up to <see cref="PairedRoundsOptions.MaxProcessPairs"/>, and stops as soon as the interval lies
+    /// wholly on the passing side of the limit or fails the budget under its rule; while it straddles, it runs on to the
+    /// cap. Each look's interval is at the options' confidence split evenly among the looks (Bonferroni), so the interval
+    /// it stops with holds at that confidence wherever it stopped (<see cref="SequentialPairs"/> has the design).
+    /// </summary>
+    /// <remarks>
+    /// For rounds that each start their own processes (an app's start: every pair of rounds is a pair of fresh
+    /// processes, independent of the others). Rounds inside one pair of long-lived processes share that pair's luck,
+    /// which more rounds do not cancel: compare those over pairs of processes (<see cref="PairedWorkloads"/>, or
+    /// <see cref="PairedComparison.Pooled(IReadOnlyList{PairedComparison})"/> over fresh servers).
+    /// <see cref="PairedRoundsOptions.Pairs"/> is not read: the looks set how many pairs run.
+    /// </remarks>
+    /// <param name="figure">What a round measures, with its unit.</param>
+    /// <param name="budget">The paired budget the comparison is judged by (its kind, limit and rule), from the gate's book.</param>
+    /// <param name="round">Measures one build once, in processes of its own.</param>
+    /// <param name="options">The looks and their cap, warm-up and confidence.</param>
+    /// <param name="cancellationToken">Cancels between rounds and is passed to each.</param>
+    /// <exception cref="ArgumentException"><paramref name="budget"/> is not a paired budget.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">A look of fewer pairs than an interval needs (6), or a cap below one look.</exception>
+    public static async Task<PairedComparison> CompareUntilDecidedAsync(string figure, Budget budget,
+        Func<PairedSide, CancellationToken, Task<double>> round, PairedRoundsOptions options, CancellationToken cancellationToken)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(figure);
+        ArgumentNullException.ThrowIfNull(budget);
+        ArgumentNullException.ThrowIfNull(round);
+        ArgumentNullException.ThrowIfNull(options);
+        if (!budget.Kind.IsPaired)
+        {
+            throw new ArgumentException($"{budget.Name} is a {budget.Kind} budget; rounds run until decided judge a paired one (vs-base-ratio-max, vs-base-ratio-min).", nameof(budget));
+        }
+
+        options.Validate();
+        ArgumentOutOfRangeException.ThrowIfLessThan(options.ProcessPairsPerLook, PairedInterval.MinimumPairs, nameof(options));
+        var decision = PairedDecision.Of(budget);
+        var looks = options.Looks();
+        var lookConfidence = 1 - ((1 - options.Confidence) / looks.Count);
+        var series = new RoundSeries([figure], options);
+        for (var look = 1; ; look++)
+        {
+            await series.MeasureUntilAsync(looks[look - 1], async (pair, ct) =>
+            {
+                var answers = new Dictionary<PairedSide, double>();
+                foreach (var side in OrderOf(pair))
+                {
+                    ct.ThrowIfCancellationRequested();
+                    answers[side] = await round(side, ct).ConfigureAwait(false);
+                }
+
+                return ([answers[PairedSide.Base]], [answers[PairedSide.Head]]);
+            }, cancellationToken).ConfigureAwait(false);
+            var comparison = series.Comparisons(lookConfidence)[0];
+            var decided = decision.Decided(comparison.Lower, comparison.Upper);
+            if (decided is not null || look == looks.Count)
+            {
+                return comparison.StoppedAt(new SequentialStop(looks[look - 1], options.MaxProcessPairs, look, looks.Count, lookConfidence, decided ?? decision.Undecided(), decided is not null), options.Confidence);
+            }
+        }
+    }
+
     private static async Task<IReadOnlyList<PairedComparison>> RunAsync(IReadOnlyList<string> figures,
         Func<int, CancellationToken, Task<(IReadOnlyList<double> Base, IReadOnlyList<double> Head)>> pairOf, PairedRoundsOptions options, CancellationToken cancellationToken)
     {
@@ -78,37 +142,53 @@ public static class PairedRounds
             throw new ArgumentException("Name at least one figure.", nameof(figures));
         }
 
-        var baseRounds = figures.Select(_ => new List<double>(options.Pairs)).ToArray();
-        var headRounds = figures.Select(_ => new List<double>(options.Pairs)).ToArray();
-        var warmBase = new List<double>();
-        var warmHead = new List<double>();
-        var warmUp = 0;
-        for (var pair = 0; baseRounds[0].Count < options.Pairs; pair++)
+        var series = new RoundSeries(figures, options);
+        await series.MeasureUntilAsync(options.Pairs, pairOf, cancellationToken).ConfigureAwait(false);
+        return series.Comparisons(options.Confidence);
+    }
+
+    // The rounds measured so far, warm-up thrown away: pairs are added until a count of measured pairs is reached, and
+    // the comparisons are read at any point (a fixed design reads them once, a sequential one at every look).
+    private sealed class RoundSeries(IReadOnlyList<string> figures, PairedRoundsOptions options)
+    {
+        private readonly List<double>[] _base = [.. Enumerable.Range(0, figures.Count).Select(_ => new List<double>())];
+        private readonly List<double>[] _head = [.. Enumerable.Range(0, figures.Count).Select(_ => new List<double>())];
+        private readonly List<double> _warmBase = [];
+        private readonly List<double> _warmHead = [];
+        private int _warmUp;
+        private int _pair;
+
+        public async Task MeasureUntilAsync(int measuredPairs,
+            Func<int, CancellationToken, Task<(IReadOnlyList<double> Base, IReadOnlyList<double> Head)>> pairOf, CancellationToken cancellationToken)
         {
-            cancellationToken.ThrowIfCancellationRequested();
-            var (b, h) = await pairOf(pair, cancellationToken).ConfigureAwait(false);
-            if (b.Count != figures.Count || h.Count != figures.Count)
+            while (_base[0].Count < measuredPairs)
             {
-                throw new InvalidOperationException($"The round answered {b.Count} and {h.Count} figures for {figures.Count} names ({string.Join(", ", figures)}).");
-            }
+                cancellationToken.ThrowIfCancellationRequested();
+                var (b, h) = await pairOf(_pair++, cancellationToken).ConfigureAwait(false);
+                if (b.Count != figures.Count || h.Count != figures.Count)
+                {
+                    throw new InvalidOperationException($"The round answered {b.Count} and {h.Count} figures for {figures.Count} names ({string.Join(", ", figures)}).");
+                }
 
-            var warming = baseRounds[0].Count == 0 && (warmUp < options.WarmUpPairs || (warmUp < options.MaxWarmUpPairs && !(Steady(warmBase, options.SteadyWithin) && Steady(warmHead, options.SteadyWithin))));
-            if (warming)
-            {
-                warmUp++;
-                warmBase.Add(b[0]);
-                warmHead.Add(h[0]);
-                continue;
-            }
+                var warming = _base[0].Count == 0 && (_warmUp < options.WarmUpPairs || (_warmUp < options.MaxWarmUpPairs && !(Steady(_warmBase, options.SteadyWithin) && Steady(_warmHead, options.SteadyWithin))));
+                if (warming)
+                {
+                    _warmUp++;
+                    _warmBase.Add(b[0]);
+                    _warmHead.Add(h[0]);
+                    continue;
+                }
 
-            for (var i = 0; i < figures.Count; i++)
-            {
-                baseRounds[i].Add(b[i]);
-                headRounds[i].Add(h[i]);
+                for (var i = 0; i < figures.Count; i++)
+                {
+                    _base[i].Add(b[i]);
+                    _head[i].Add(h[i]);
+                }
             }
         }
 
-        return figures.Select((name, i) => new PairedComparison(name, baseRounds[i], headRounds[i], options.Confidence) { WarmUpPairs = warmUp }).ToArray();
+        public IReadOnlyList<PairedComparison> Comparisons(double confidence) =>
+            [.. figures.Select((name, i) => new PairedComparison(name, [.. _base[i]], [.. _head[i]], confidence) { WarmUpPairs = _warmUp })];
     }
 
     // The last five rounds within `within` of their median: three could be a plateau of the JIT's first tier.

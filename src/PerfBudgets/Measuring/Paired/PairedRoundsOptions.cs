@@ -32,7 +32,8 @@ public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, do
     public int ProcessPairs { get; init; } = 8;
 
     /// <summary>
-    /// For <see cref="PairedWorkloads"/> under a paired budget's limit (<see cref="BaseBuild.BudgetLimit"/>, which
+    /// For <see cref="PairedRounds.CompareUntilDecidedAsync"/>, the most pairs of rounds (each a pair of fresh
+    /// processes) it runs while its interval straddles the limit. For <see cref="PairedWorkloads"/> under a paired budget's limit (<see cref="BaseBuild.BudgetLimit"/>, which
     /// <c>BudgetGate.CheckVsBase</c> sets): the most pairs of processes a comparison runs, 16 by default. It looks after
     /// every <see cref="ProcessPairsPerLook"/> pairs and stops as soon as its interval decides the budget (it lies wholly
     /// on the passing side of the limit, or the budget fails under its <see cref="Budgets.PairedRule"/>); while it does
@@ -47,7 +48,8 @@ public sealed record PairedRoundsOptions(int Pairs = 20, int WarmUpPairs = 3, do
 
     /// <summary>
     /// For <see cref="PairedWorkloads"/> under a paired budget's limit: the pairs of processes between one look at the
-    /// interval and the next, 4 by default, at least 3 (the interval is Student's t over the pairs, from three).
+    /// interval and the next, 4 by default, at least 3 (the interval is Student's t over the pairs, from three). For
+    /// <see cref="PairedRounds.CompareUntilDecidedAsync"/>: the pairs of rounds between looks, at least 6.
     /// </summary>
     public int ProcessPairsPerLook { get; init; } = 4;
 
