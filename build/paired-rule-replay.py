@@ -23,6 +23,8 @@ SERIES = [
     ("paired-cpu.patch", "paired-runs-cpu-break.csv"),
     ("paired-throughput.patch", "paired-runs-throughput-break.csv"),
     ("paired-json.patch at 2,500", "paired-runs-adaptive-json-break5.csv"),
+    ("unchanged, run until decided under catch", "paired-runs-startup-adaptive-unchanged.csv"),
+    ("startup-cpu-tenth.patch, run until decided under catch", "paired-runs-startup-adaptive-break10.csv"),
 ]
 
 
@@ -31,7 +33,7 @@ def main():
     print("# Each recorded series of the paired budgets (docs/data, each run's last attempt) judged again under both rules by "
           "build/paired-rule-replay.py: a change shown is an interval wholly on the limit's side of 1; beyond fails a whole "
           "interval past the limit; catch fails a change shown whose far end is past the limit. Each interval is where its "
-          "comparison stopped under the rule it ran with (beyond, for every series here)")
+          "comparison stopped under the rule it ran with (beyond, but for the two series that say catch)")
     out.writerow(["series", "file", "budget", "runs", "limit", "a change shown", "beyond fails", "catch would fail"])
     for series, name in SERIES:
         rows = list(csv.DictReader(line for line in open(DATA / name) if not line.startswith("#")))

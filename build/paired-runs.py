@@ -13,7 +13,8 @@ RUNS_DIR holds run-K.json (each run's results.json) and runs.csv. Writes:
 The first line of each is '# ' + PROVENANCE, as the Docs target expects. With --with-earlier, the rows of an earlier
 series' paired-runs CSV (whose run files are gone) come first, and the determinism table is over both series. With
 --adaptive (comparisons that spend pairs of processes until decided), both tables add the pairs of processes each
-comparison ran and where it stopped: the look that decided it, or the cap.
+comparison ran (for rounds that each start their own processes, as the start's, its pairs of rounds) and where it
+stopped: the look that decided it, or the cap.
 """
 import csv
 import json
@@ -23,7 +24,7 @@ import sys
 from pathlib import Path
 
 PROCESSES = re.compile(r"over (\d+) pairs of processes")
-STOP = re.compile(r"(decided at look (\d+) of \d+|not decided at the cap)")
+STOP = re.compile(r"decided at look (\d+) of \d+ \((\d+) of at most \d+ pairs of processes\)|not decided at the cap \((\d+) pairs of processes")
 DETAIL = re.compile(r"head/base ([0-9.]+), ([0-9.]+)% interval ([0-9.]+)-([0-9.]+) \((?:Hodges-Lehmann|Student's t over \d+ pairs of processes, the geometric mean of their Hodges-Lehmann estimates|Yuen's trimmed t over \d+ pairs of processes, \d+ trimmed from each end, the trimmed geometric mean of their Hodges-Lehmann estimates) over (\d+) pairs after (\d+) of warm-up\)")
 
 
@@ -52,8 +53,10 @@ def main(argv):
                 "head_/_base": float(estimate), "lower": float(lower), "upper": float(upper),
                 "width": float(upper) / float(lower) - 1, "pairs": int(pairs), "warm-up_pairs": int(warm),
                 "limit": result["limit"], "verdict": result["verdict"], "gated": float(result["measured"]),
-                "processes": int(processes.group(1)) if processes else 1,
-                "stopped": (f"look {stop.group(2)}" if stop.group(2) else "cap") if stop else "",
+                # Pooled pairs of processes say so in the interval; rounds that each start their own processes (a start
+                # run until decided) count them where the comparison stopped.
+                "processes": int(processes.group(1)) if processes else int(stop.group(2) or stop.group(3)) if stop else 1,
+                "stopped": (f"look {stop.group(1)}" if stop.group(1) else "cap") if stop else "",
             })
     # An earlier series and a later one may fill each other's gaps: the rows go by run.
     rows.sort(key=lambda r: int(r["run"]))
