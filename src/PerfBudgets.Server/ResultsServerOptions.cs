@@ -54,6 +54,13 @@ internal sealed record ResultsServerOptions
     public int StoredCountsPerProject { get; init; } = 64;
 
     /// <summary>
+    /// How many bytes of counted runs a project keeps for reuse in all, the most recently stored or fetched: 1 GiB (this
+    /// repository's 64 entries at the most hold about 200 MB). The least recently used go first; at least
+    /// <see cref="MaxStoredCountBytes"/>, so the count just stored is always kept.
+    /// </summary>
+    public long StoredCountBytesPerProject { get; init; } = 1L << 30;
+
+    /// <summary>
     /// Where the dashboard links a commit: a URL with <c>{commit}</c> in it (e.g.
     /// <c>https://github.com/org/repo/commit/{commit}</c>); null shows the hash without a link.
     /// </summary>
@@ -272,6 +279,10 @@ internal sealed record ResultsServerOptions
         }
 
         Positive(StoredCountsPerProject, nameof(StoredCountsPerProject));
+        if (StoredCountBytesPerProject < MaxStoredCountBytes)
+        {
+            throw new ArgumentException($"StoredCountBytesPerProject (--stored-count-bytes-per-project) is {StoredCountBytesPerProject}; it takes at least MaxStoredCountBytes (--max-stored-count-bytes, {MaxStoredCountBytes}), or the count just stored would be deleted at once.", nameof(StoredCountBytesPerProject));
+        }
         Positive(UploadMemoryWait.Ticks, nameof(UploadMemoryWait));
         Positive(MaxParentsPerCommit, nameof(MaxParentsPerCommit));
         Positive(MaxResultsPerUpload, nameof(MaxResultsPerUpload));

@@ -41,6 +41,7 @@ internal static class ServeCommand
         var certificateKey = new Option<string?>("--certificate-key") { Description = "The PEM private key of --certificate, where the certificate file does not hold it." };
         var url = new Option<string>("--url") { Description = "Where to listen.", DefaultValueFactory = _ => ResultsServerOptions.DefaultUrl };
         var maxInFlight = new Option<long>("--max-upload-bytes-in-flight") { Description = "The most bytes of upload bodies held at once; more uploads wait (then 503).", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytesInFlight };
+        var storedCountBytes = new Option<long>("--stored-count-bytes-per-project") { Description = "How many bytes of counted runs a project keeps for reuse in all, the most recently used; at least --max-stored-count-bytes.", DefaultValueFactory = _ => new ResultsServerOptions().StoredCountBytesPerProject };
         var maxStoredCount = new Option<long>("--max-stored-count-bytes") { Description = "The largest counted run (one entry of the gate's store, zipped) a project may store for reuse, in bytes.", DefaultValueFactory = _ => new ResultsServerOptions().MaxStoredCountBytes };
         var maxUpload = new Option<long>("--max-upload-bytes") { Description = "The largest upload accepted, in bytes.", DefaultValueFactory = _ => new ResultsServerOptions().MaxUploadBytes };
         var readTokenRequired = new Option<bool>("--read-token-required") { Description = "Reads (baseline, budgets, series, dashboard) need the project's token too; by default reading is public." };
@@ -59,7 +60,7 @@ internal static class ServeCommand
         };
         var command = new RootCommand("perfbudgets-server: the results server of PerfBudgets runs, uploaded from CI, kept in a database, served back as the baseline of any commit, with its dashboard.") { database, postgres, url, maxUpload, readTokenRequired, commitUrl, addProject, addReadToken, rotateToken, revokeToken, revokeReadToken,
             budgets, budgetsProfile, shiftDefaults, postgresFile, trustedProxies, allowedHosts, certificate, certificateKey, retainDays, retainRuns, prune,
-            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns, maxAnonymousDetail, maxInFlight, maxAnonymousComputations, maxStoredCount, storedCounts };
+            maxParents, maxResults, maxAncestry, maxDepth, maxRows, maxReads, maxQueued, runsPerPage, changePointRuns, maxAnonymousDetail, maxInFlight, maxAnonymousComputations, maxStoredCount, storedCounts, storedCountBytes };
         command.SetAction((parseResult, cancellationToken) => RunAsync(async () =>
         {
             var file = parseResult.GetValue(database)!;
@@ -103,6 +104,7 @@ internal static class ServeCommand
                 MaxUploadBytesInFlight = parseResult.GetValue(maxInFlight),
                 MaxAnonymousComputations = parseResult.GetValue(maxAnonymousComputations),
                 MaxStoredCountBytes = parseResult.GetValue(maxStoredCount),
+                StoredCountBytesPerProject = parseResult.GetValue(storedCountBytes),
                 StoredCountsPerProject = parseResult.GetValue(storedCounts),
             };
             if (parseResult.GetValue(prune) && !options.Prunes)

@@ -101,7 +101,7 @@ internal static class StoredCountsEndpoints
             throw new ServerInputException(StatusCodes.Status400BadRequest, "The body is empty: send the zip of the store's entry.");
         }
 
-        var stored = await storage.PutCountAsync(project, key, archive, options.StoredCountsPerProject,
+        var stored = await storage.PutCountAsync(project, key, archive, options.StoredCountsPerProject, options.StoredCountBytesPerProject,
             ResultsEndpoints.WriteTokenHash(context.Request), context.RequestAborted);
         var answer = new { project, key, bytes = archive.Length, stored };
         return stored

@@ -4,13 +4,15 @@ using static PerfBudgets.Server.Storage.DbCommands;
 
 namespace PerfBudgets.Server.Storage;
 
-// The counted runs a project stored for reuse: opaque archives by key, the least recently used beyond a bound deleted.
+// The counted runs a project stored for reuse: opaque archives by key, the least recently used beyond a number or a
+// number of bytes deleted.
 internal abstract partial class AdoResultsStorage
 {
-    public async Task<bool> PutCountAsync(string project, string key, byte[] archive, int keepPerProject, byte[]? writeTokenSha256, CancellationToken cancellationToken)
+    public async Task<bool> PutCountAsync(string project, string key, byte[] archive, int keepPerProject, long keepBytesPerProject, byte[]? writeTokenSha256, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(archive);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(keepPerProject);
+        ArgumentOutOfRangeException.ThrowIfLessThan(keepBytesPerProject, archive.LongLength);
         return await WriteAsync(async (connection, transaction) =>
         {
             var now = StoredTime.Now();
@@ -49,14 +51,21 @@ internal abstract partial class AdoResultsStorage
                 }
             }
 
+            // Most recently used first, the one just stored among them: an entry goes once it is past the number kept or
+            // once the entries before it and it hold more bytes than the project may keep.
             await using (var prune = Command(connection, transaction, """
-                DELETE FROM stored_counts WHERE project_id = (SELECT id FROM projects WHERE name = @project) AND count_key NOT IN (
-                    SELECT count_key FROM stored_counts WHERE project_id = (SELECT id FROM projects WHERE name = @project)
-                    ORDER BY used_utc DESC, count_key LIMIT @keep)
+                DELETE FROM stored_counts WHERE project_id = (SELECT id FROM projects WHERE name = @project) AND count_key IN (
+                    SELECT count_key FROM (
+                        SELECT count_key,
+                            ROW_NUMBER() OVER (ORDER BY used_utc DESC, count_key) AS position,
+                            SUM(CAST(LENGTH(archive) AS BIGINT)) OVER (ORDER BY used_utc DESC, count_key ROWS UNBOUNDED PRECEDING) AS bytes
+                        FROM stored_counts WHERE project_id = (SELECT id FROM projects WHERE name = @project)) AS ranked
+                    WHERE position > @keep OR bytes > @keepBytes)
                 """))
             {
                 Add(prune, "@project", project, DbType.String);
                 Add(prune, "@keep", keepPerProject, DbType.Int32);
+                Add(prune, "@keepBytes", keepBytesPerProject, DbType.Int64);
                 await prune.ExecuteNonQueryAsync(cancellationToken);
             }
 

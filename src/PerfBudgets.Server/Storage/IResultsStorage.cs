@@ -90,11 +90,13 @@ internal interface IResultsStorage
 
     /// <summary>
     /// Stores <paramref name="archive"/> as project <paramref name="project"/>'s counted run of key <paramref name="key"/>
-    /// and deletes the least recently used beyond the newest <paramref name="keepPerProject"/>; answers false when the key
-    /// was stored already (its archive is kept and only marked used). With <paramref name="writeTokenSha256"/>, only while
-    /// that is still the project's write token (else a 403 <see cref="ServerInputException"/>); an unknown project is a 404.
+    /// and deletes the least recently used beyond the newest <paramref name="keepPerProject"/>, and beyond
+    /// <paramref name="keepBytesPerProject"/> bytes of archives in all (the most recently used first); answers false when
+    /// the key was stored already (its archive is kept and only marked used). With <paramref name="writeTokenSha256"/>,
+    /// only while that is still the project's write token (else a 403 <see cref="ServerInputException"/>); an unknown
+    /// project is a 404.
     /// </summary>
-    Task<bool> PutCountAsync(string project, string key, byte[] archive, int keepPerProject, byte[]? writeTokenSha256, CancellationToken cancellationToken);
+    Task<bool> PutCountAsync(string project, string key, byte[] archive, int keepPerProject, long keepBytesPerProject, byte[]? writeTokenSha256, CancellationToken cancellationToken);
 
     /// <summary>The archive of project <paramref name="project"/>'s counted run of key <paramref name="key"/> (marked used), or null when it has none.</summary>
     Task<byte[]?> GetCountAsync(string project, string key, CancellationToken cancellationToken);

@@ -27,6 +27,7 @@ public sealed class ServeCommandStartupInputTests : IDisposable
         { "a stored count limit of nothing", ["--max-stored-count-bytes", "0"], "MaxStoredCountBytes must be positive (--max-stored-count-bytes)" },
         { "a stored count limit past memory", ["--max-stored-count-bytes", "4294967296"], "MaxStoredCountBytes (--max-stored-count-bytes) is 4294967296; it takes at most 1073741824" },
         { "no stored counts kept", ["--stored-counts-per-project", "0"], "StoredCountsPerProject must be positive (--stored-counts-per-project)" },
+        { "fewer bytes kept than one stored count", ["--max-stored-count-bytes", "1000", "--stored-count-bytes-per-project", "999"], "StoredCountBytesPerProject (--stored-count-bytes-per-project) is 999; it takes at least MaxStoredCountBytes (--max-stored-count-bytes, 1000)" },
     };
 
     [Theory]

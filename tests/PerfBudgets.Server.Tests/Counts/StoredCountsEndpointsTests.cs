@@ -73,6 +73,21 @@ public abstract class StoredCountsEndpointsTests
     }
 
     [Fact]
+    public async Task Beyond_the_projects_bytes_the_least_recently_used_counts_are_deleted()
+    {
+        // 100 KB each, 250 KB kept in all: the third store leaves room for two.
+        await using var server = await StartAsync(o => o with { MaxStoredCountBytes = 120_000, StoredCountBytesPerProject = 250_000 });
+        (await PutAsync(server, KeyA, Bytes(100_000, seed: 13))).Dispose();
+        (await PutAsync(server, KeyB, Bytes(100_000, seed: 14))).Dispose();
+        (await server.Http.GetAsync(CountPath(KeyA), TestContext.Current.CancellationToken)).Dispose();
+
+        using var third = await PutAsync(server, KeyC, Bytes(100_000, seed: 15));
+
+        third.StatusCode.Should().Be(HttpStatusCode.Created);
+        (await ListAsync(server)).Should().Equal((KeyC, 100_000L), (KeyA, 100_000L));
+    }
+
+    [Fact]
     public async Task A_write_token_replaced_while_a_stored_count_arrived_stores_nothing()
     {
         await using var server = await StartAsync();
@@ -80,7 +95,7 @@ public abstract class StoredCountsEndpointsTests
         var before = PerfBudgets.Server.Tokens.ProjectToken.Hash(server.Token);
         await server.Server.Storage.SetWriteTokenAsync(RunningResultsServer.Project, PerfBudgets.Server.Tokens.ProjectToken.Hash("the new token"), cancellation);
 
-        var store = () => server.Server.Storage.PutCountAsync(RunningResultsServer.Project, KeyA, Bytes(10, seed: 11), 64, before, cancellation);
+        var store = () => server.Server.Storage.PutCountAsync(RunningResultsServer.Project, KeyA, Bytes(10, seed: 11), 64, 1 << 20, before, cancellation);
 
         (await store.Should().ThrowAsync<ServerInputException>()).Which.StatusCode.Should().Be(403);
         (await server.Server.Storage.ListCountsAsync(RunningResultsServer.Project, cancellation)).Should().BeEmpty();
