@@ -29,17 +29,7 @@ public static class PairedRounds
         Func<PairedSide, CancellationToken, Task<IReadOnlyList<double>>> round, PairedRoundsOptions options, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(round);
-        return RunAsync(figures, async (pair, ct) =>
-        {
-            var answers = new Dictionary<PairedSide, IReadOnlyList<double>>();
-            foreach (var side in OrderOf(pair))
-            {
-                ct.ThrowIfCancellationRequested();
-                answers[side] = await round(side, ct).ConfigureAwait(false);
-            }
-
-            return (answers[PairedSide.Base], answers[PairedSide.Head]);
-        }, options, cancellationToken);
+        return RunAsync(figures, Alternately(round), options, cancellationToken);
     }
 
     /// <summary>
@@ -107,29 +97,31 @@ public static class PairedRounds
         ArgumentOutOfRangeException.ThrowIfLessThan(options.ProcessPairsPerLook, PairedInterval.MinimumPairs, nameof(options));
         var decision = PairedDecision.Of(budget);
         var looks = options.Looks();
-        var lookConfidence = 1 - ((1 - options.Confidence) / looks.Count);
         var series = new RoundSeries([figure], options);
+        var pairOf = Alternately<IReadOnlyList<double>>(async (side, ct) => [await round(side, ct).ConfigureAwait(false)]);
         for (var look = 1; ; look++)
         {
-            await series.MeasureUntilAsync(looks[look - 1], async (pair, ct) =>
+            await series.MeasureUntilAsync(looks[look - 1], pairOf, cancellationToken).ConfigureAwait(false);
+            if (SequentialPairs.Stopped(series.Comparisons(SequentialPairs.LookConfidence(options))[0], look, options, decision) is { } stopped)
             {
-                var answers = new Dictionary<PairedSide, double>();
-                foreach (var side in OrderOf(pair))
-                {
-                    ct.ThrowIfCancellationRequested();
-                    answers[side] = await round(side, ct).ConfigureAwait(false);
-                }
-
-                return ([answers[PairedSide.Base]], [answers[PairedSide.Head]]);
-            }, cancellationToken).ConfigureAwait(false);
-            var comparison = series.Comparisons(lookConfidence)[0];
-            var decided = decision.Decided(comparison.Lower, comparison.Upper);
-            if (decided is not null || look == looks.Count)
-            {
-                return comparison.StoppedAt(new SequentialStop(looks[look - 1], options.MaxProcessPairs, look, looks.Count, lookConfidence, decided ?? decision.Undecided(), decided is not null), options.Confidence);
+                return stopped;
             }
         }
     }
+
+    // One pair of rounds of `round`, its sides in ABBA order by the pair's index.
+    private static Func<int, CancellationToken, Task<(T Base, T Head)>> Alternately<T>(Func<PairedSide, CancellationToken, Task<T>> round) =>
+        async (pair, ct) =>
+        {
+            var answers = new Dictionary<PairedSide, T>();
+            foreach (var side in OrderOf(pair))
+            {
+                ct.ThrowIfCancellationRequested();
+                answers[side] = await round(side, ct).ConfigureAwait(false);
+            }
+
+            return (answers[PairedSide.Base], answers[PairedSide.Head]);
+        };
 
     private static async Task<IReadOnlyList<PairedComparison>> RunAsync(IReadOnlyList<string> figures,
         Func<int, CancellationToken, Task<(IReadOnlyList<double> Base, IReadOnlyList<double> Head)>> pairOf, PairedRoundsOptions options, CancellationToken cancellationToken)

@@ -30,7 +30,7 @@ internal static class SequentialPairs
         ArgumentNullException.ThrowIfNull(decision);
         options.Validate();
         var looks = options.Looks();
-        var lookConfidence = 1 - ((1 - options.Confidence) / looks.Count);
+        var lookConfidence = LookConfidence(options);
         var byProcessPair = new List<PairedComparison>(options.MaxProcessPairs);
         for (var look = 1; ; look++)
         {
@@ -45,11 +45,26 @@ internal static class SequentialPairs
                 return pooled;
             }
 
-            var decided = decision.Decided(pooled.Lower, pooled.Upper);
-            if (decided is not null || look == looks.Count)
+            if (Stopped(pooled, look, options, decision) is { } stopped)
             {
-                return pooled.StoppedAt(new SequentialStop(byProcessPair.Count, options.MaxProcessPairs, look, looks.Count, lookConfidence, decided ?? decision.Undecided(), decided is not null), options.Confidence);
+                return stopped;
             }
         }
+    }
+
+    /// <summary>Each look's confidence: the design's split evenly among the looks (Bonferroni).</summary>
+    internal static double LookConfidence(PairedRoundsOptions options) => 1 - ((1 - options.Confidence) / options.Looks().Count);
+
+    /// <summary>
+    /// The comparison stopped at look <paramref name="look"/> (from 1; its interval at <see cref="LookConfidence"/>),
+    /// where the interval decides the budget or the look is the last; null to run on.
+    /// </summary>
+    internal static PairedComparison? Stopped(PairedComparison atLook, int look, PairedRoundsOptions options, PairedDecision decision)
+    {
+        var looks = options.Looks();
+        var decided = decision.Decided(atLook.Lower, atLook.Upper);
+        return decided is null && look < looks.Count
+            ? null
+            : atLook.StoppedAt(new SequentialStop(looks[look - 1], options.MaxProcessPairs, look, looks.Count, LookConfidence(options), decided ?? decision.Undecided(), decided is not null), options.Confidence);
     }
 }
