@@ -87,7 +87,7 @@ internal static class CountsCommand
                     }
                 }
             }
-            catch (Exception e) when (IsUnreachable(e, cancellationToken))
+            catch (ToolInputException e) when (ResultsServerClient.CouldNotReach(e, cancellationToken))
             {
                 // The store is a cache: a server that cannot be reached makes the gate count what it lacks, not fail the
                 // job. A refusal (a wrong token or project) is a mistake in the job's settings and fails it.
@@ -101,11 +101,6 @@ internal static class CountsCommand
         }));
         return command;
     }
-
-    // No answer came: the server is down or unreachable, or the client's timeout (not the job's cancellation) ended it.
-    private static bool IsUnreachable(Exception exception, CancellationToken cancellationToken) =>
-        exception is ToolInputException { InnerException: HttpRequestException } or HttpRequestException
-        || (exception is TaskCanceledException && !cancellationToken.IsCancellationRequested);
 
     private static (Option<string> Server, Option<string> Project, Option<string> Store) Common() =>
     (

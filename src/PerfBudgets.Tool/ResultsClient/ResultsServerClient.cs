@@ -119,6 +119,14 @@ internal sealed class ResultsServerClient : IDisposable
     private static bool IsLostAnswer(Exception exception, CancellationToken cancellationToken) =>
         exception is HttpRequestException || (exception is TaskCanceledException && !cancellationToken.IsCancellationRequested);
 
+    /// <summary>
+    /// True when <paramref name="exception"/> is this client's "cannot be reached": no answer came (the server is down
+    /// or unreachable, or the client's timeout, not the caller's cancellation, ended every attempt), as opposed to a
+    /// refusal the server answered.
+    /// </summary>
+    internal static bool CouldNotReach(Exception exception, CancellationToken cancellationToken) =>
+        exception is ToolInputException { InnerException: { } lost } && IsLostAnswer(lost, cancellationToken);
+
     /// <summary>The results.json the server holds for <paramref name="commit"/>; a miss throws with the nearest ancestor it names.</summary>
     public async Task<string> BaselineAsync(string project, string commit, IReadOnlyList<string> parents, CancellationToken cancellationToken, string? token = null)
     {
