@@ -7,7 +7,8 @@ namespace PerfBudgets.Tool;
 /// <summary>
 /// <c>perfbudgets counts push|pull --server URL --project P [--token-file F] [--store DIR]</c>: keeps the gate's store
 /// of counted runs on the results server, so that a pull request's gate reuses what main's CI counted. <c>push</c>
-/// (main's CI, after the gate, with the write token) sends every entry of the store the server lacks; <c>pull</c>
+/// (main's CI, after the gate, with the write token) sends every entry of the store the server lacks and marks the
+/// others used, as a fetch does, so that what main keeps reusing from its own cache stays on the server; <c>pull</c>
 /// (before the gate) fetches the server's most recently used entries the store lacks. A fetched entry is reused only
 /// where every file its run mapped is byte-identical here; otherwise the gate counts again and says which file differs.
 /// </summary>
@@ -27,7 +28,7 @@ internal static class CountsCommand
     {
         var (server, project, store) = Common();
         var tokenFile = new Option<string>("--token-file") { Description = "A file holding the project's write token.", Required = true };
-        var command = new Command("push", "Sends every counted run of the store that the results server does not hold.") { server, project, tokenFile, store };
+        var command = new Command("push", "Sends every counted run of the store that the results server does not hold, and marks those it holds used.") { server, project, tokenFile, store };
         command.SetAction((parseResult, cancellationToken) => CommandAction.RunAsync(async () =>
         {
             var folder = Path.GetFullPath(parseResult.GetValue(store)!);
@@ -44,8 +45,12 @@ internal static class CountsCommand
                 (sent, bytes) = (sent + 1, bytes + archive.Length);
             }
 
+            // What the server held is marked used: main's CI reuses those from its own cache and never fetches them,
+            // and without the mark they would be the first the server lets go.
+            var heldHere = entries.Select(e => e.Key).Where(held.Contains).ToList();
+            var marked = heldHere.Count == 0 ? 0 : await client.MarkCountsUsedAsync(name, heldHere, token, cancellationToken);
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"perfbudgets counts push: sent {sent} of the {entries.Count} counted runs in {folder} ({bytes / 1e6:0.0} MB); the server held the other {entries.Count - sent}"));
+                $"perfbudgets counts push: sent {sent} of the {entries.Count} counted runs in {folder} ({bytes / 1e6:0.0} MB); the server held the other {entries.Count - sent}, {marked} of them marked used"));
             return 0;
         }));
         return command;

@@ -1,4 +1,5 @@
 using System.Runtime.InteropServices;
+using System.Text.Json;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
 using Microsoft.AspNetCore.Http.Features;
@@ -15,7 +16,8 @@ namespace PerfBudgets.Server.Counts;
 /// one entry of the gate's store (the write token; <c>application/zip</c>, at most
 /// <see cref="ResultsServerOptions.MaxStoredCountBytes"/>); <c>GET /api/projects/{project}/counts</c> lists them, the
 /// most recently used first, and <c>GET /api/projects/{project}/counts/{key}</c> answers one, with read access as the
-/// other reads. The key is the entry's: the SHA-256 of the run's inputs, 64 lowercase hex digits. The server never opens
+/// other reads; <c>POST /api/projects/{project}/counts/used</c> (the write token; <c>{"keys": [...]}</c>) marks the
+/// stored ones of those keys used, as a fetch does, for a CI that reuses them from its own cache. The key is the entry's: the SHA-256 of the run's inputs, 64 lowercase hex digits. The server never opens
 /// an archive: the gate that reuses one checks every file it names against its own before it trusts it.
 /// </summary>
 internal static class StoredCountsEndpoints
@@ -30,6 +32,7 @@ internal static class StoredCountsEndpoints
         routes.MapGet("/api/projects/{project}/counts", (HttpContext context, string project) => ResultsEndpoints.Refusing(() => ListAsync(context, project)));
         routes.MapGet("/api/projects/{project}/counts/{key}", (HttpContext context, string project, string key) => ResultsEndpoints.Refusing(() => GetAsync(context, project, key)));
         routes.MapPut("/api/projects/{project}/counts/{key}", (HttpContext context, string project, string key) => ResultsEndpoints.Refusing(() => PutAsync(context, project, key)));
+        routes.MapPost("/api/projects/{project}/counts/used", (HttpContext context, string project) => ResultsEndpoints.Refusing(() => MarkUsedAsync(context, project)));
     }
 
     /// <summary>True for a request that stores a count: an upload, never queued behind readers.</summary>
@@ -107,6 +110,63 @@ internal static class StoredCountsEndpoints
         return stored
             ? Results.Created($"/api/projects/{Uri.EscapeDataString(project)}/counts/{key}", answer)
             : Results.Ok(answer);
+    }
+
+    private static async Task<IResult> MarkUsedAsync(HttpContext context, string project)
+    {
+        var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
+        var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
+        await ResultsEndpoints.AuthorizeAsync(context, storage, project);
+        if (!MediaTypeHeaderValue.TryParse(context.Request.ContentType, out var type) || !type.MediaType.Equals("application/json", StringComparison.OrdinalIgnoreCase))
+        {
+            throw new ServerInputException(StatusCodes.Status415UnsupportedMediaType, """The keys to mark used are JSON: send Content-Type: application/json and {"keys": ["..."]}.""");
+        }
+
+        // No more keys than a project keeps can be held; each key's quoted 64 digits and a separator, and some room.
+        var maxBytes = 1_024L + (70L * options.StoredCountsPerProject);
+        var body = await ResultsEndpoints.ReadBodyAsync(context.Request, maxBytes,
+            max => new ServerInputException(StatusCodes.Status413PayloadTooLarge, $"At most {options.StoredCountsPerProject} keys (StoredCountsPerProject), {max} bytes, are marked used at once."),
+            context.RequestAborted);
+        var keys = ReadKeys(body).Distinct(StringComparer.Ordinal).ToList();
+        if (keys.Count > options.StoredCountsPerProject)
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest, $"{keys.Count} different keys: a project holds at most {options.StoredCountsPerProject} stored counts (StoredCountsPerProject).");
+        }
+
+        var marked = await storage.MarkCountsUsedAsync(project, keys, ResultsEndpoints.WriteTokenHash(context.Request), context.RequestAborted);
+        return Results.Ok(new { project, marked });
+    }
+
+    // {"keys": ["<64 lowercase hex digits>", ...]}: anything else is a 400 naming what is wrong.
+    private static List<string> ReadKeys(ReadOnlyMemory<byte> body)
+    {
+        try
+        {
+            using var document = JsonDocument.Parse(body);
+            if (document.RootElement.ValueKind != JsonValueKind.Object || !document.RootElement.TryGetProperty("keys", out var keys) || keys.ValueKind != JsonValueKind.Array)
+            {
+                throw new ServerInputException(StatusCodes.Status400BadRequest, """Send {"keys": ["..."]}: an object whose "keys" is an array of stored counts' keys.""");
+            }
+
+            var list = new List<string>(keys.GetArrayLength());
+            foreach (var key in keys.EnumerateArray())
+            {
+                var text = key.ValueKind == JsonValueKind.String ? key.GetString()! : string.Empty;
+                CheckKey(text);
+                list.Add(text);
+            }
+
+            return list;
+        }
+        catch (JsonException e)
+        {
+            throw new ServerInputException(StatusCodes.Status400BadRequest, $"The body is not JSON: {e.Message}", e);
+        }
+        catch (InvalidOperationException e)
+        {
+            // A string that escapes a lone surrogate is JSON, but no text.
+            throw new ServerInputException(StatusCodes.Status400BadRequest, $"A key is not text: {e.Message}", e);
+        }
     }
 
     // 64 lowercase hex digits, as the gate names its store's entries: anything else is not a key any gate asks for.

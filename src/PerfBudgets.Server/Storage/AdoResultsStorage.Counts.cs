@@ -73,6 +73,49 @@ internal abstract partial class AdoResultsStorage
         }, cancellationToken);
     }
 
+    // Keys go in batches of parameters well under SQLite's and PostgreSQL's limits on one statement's.
+    private const int KeysPerStatement = 500;
+
+    public async Task<int> MarkCountsUsedAsync(string project, IReadOnlyList<string> keys, byte[]? writeTokenSha256, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(keys);
+        return await WriteAsync(async (connection, transaction) =>
+        {
+            await using (var exists = Command(connection, transaction, "SELECT COUNT(*) FROM projects WHERE name = @project AND (@token IS NULL OR token_sha256 = @token)"))
+            {
+                Add(exists, "@project", project, DbType.String);
+                Add(exists, "@token", writeTokenSha256, DbType.Binary);
+                if (Convert.ToInt64(await exists.ExecuteScalarAsync(cancellationToken), System.Globalization.CultureInfo.InvariantCulture) == 0)
+                {
+                    throw writeTokenSha256 is null
+                        ? new ServerInputException(404, $"There is no project '{project}'.")
+                        : new ServerInputException(403, $"Project '{project}''s write token was revoked or replaced; nothing was marked used.");
+                }
+            }
+
+            var now = StoredTime.Now();
+            var marked = 0;
+            foreach (var batch in keys.Distinct(StringComparer.Ordinal).Chunk(KeysPerStatement))
+            {
+                var names = batch.Select((_, i) => $"@k{i}").ToList();
+                await using var touch = Command(connection, transaction, $"""
+                    UPDATE stored_counts SET used_utc = @now
+                    WHERE project_id = (SELECT id FROM projects WHERE name = @project) AND count_key IN ({string.Join(", ", names)})
+                    """);
+                Add(touch, "@now", now, DbType.String);
+                Add(touch, "@project", project, DbType.String);
+                for (var i = 0; i < batch.Length; i++)
+                {
+                    Add(touch, names[i], batch[i], DbType.String);
+                }
+
+                marked += await touch.ExecuteNonQueryAsync(cancellationToken);
+            }
+
+            return marked;
+        }, cancellationToken);
+    }
+
     // Fetched is used: what pull requests keep fetching outlives what nobody asks for. One statement finds the row,
     // marks it used and answers its archive.
     public Task<byte[]?> GetCountAsync(string project, string key, CancellationToken cancellationToken) =>

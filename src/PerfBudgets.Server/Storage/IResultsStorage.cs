@@ -98,6 +98,14 @@ internal interface IResultsStorage
     /// </summary>
     Task<bool> PutCountAsync(string project, string key, byte[] archive, int keepPerProject, long keepBytesPerProject, byte[]? writeTokenSha256, CancellationToken cancellationToken);
 
+    /// <summary>
+    /// Marks project <paramref name="project"/>'s stored counted runs of <paramref name="keys"/> used now, so that what
+    /// a CI keeps reusing from its own cache is not the first to go; answers how many it held. With
+    /// <paramref name="writeTokenSha256"/>, only while that is still the project's write token (else a 403
+    /// <see cref="ServerInputException"/>); an unknown project is a 404.
+    /// </summary>
+    Task<int> MarkCountsUsedAsync(string project, IReadOnlyList<string> keys, byte[]? writeTokenSha256, CancellationToken cancellationToken);
+
     /// <summary>The archive of project <paramref name="project"/>'s counted run of key <paramref name="key"/> (marked used), or null when it has none.</summary>
     Task<byte[]?> GetCountAsync(string project, string key, CancellationToken cancellationToken);
 

@@ -278,6 +278,38 @@ internal sealed class ResultsServerClient : IDisposable
             : throw Refused(response.StatusCode, await response.Content.ReadAsStringAsync(cancellationToken));
     }
 
+    /// <summary>
+    /// Marks <paramref name="project"/>'s stored counts of <paramref name="keys"/> used (the write token), as a fetch
+    /// does; answers how many the server held. Marking twice is harmless, so a lost answer is asked again.
+    /// </summary>
+    public async Task<int> MarkCountsUsedAsync(string project, IReadOnlyList<string> keys, string token, CancellationToken cancellationToken)
+    {
+        var body = new JsonObject { ["keys"] = new JsonArray([.. keys.Select(k => JsonValue.Create(k))]) }.ToJsonString();
+        using var response = await SendAgainWhenLostAsync(() =>
+        {
+            var request = new HttpRequestMessage(HttpMethod.Post, $"{CountsPath(project)}/used")
+            {
+                Content = new StringContent(body, System.Text.Encoding.UTF8, "application/json"),
+            };
+            request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
+            return request;
+        }, cancellationToken);
+        var answer = await response.Content.ReadAsStringAsync(cancellationToken);
+        if (!response.IsSuccessStatusCode)
+        {
+            throw Refused(response.StatusCode, answer);
+        }
+
+        try
+        {
+            return JsonNode.Parse(answer)!["marked"]!.GetValue<int>();
+        }
+        catch (Exception e) when (e is JsonException or InvalidOperationException or NullReferenceException or FormatException)
+        {
+            throw new ToolInputException($"The results server's answer to marking stored counts used cannot be read: {e.Message}", e);
+        }
+    }
+
     public void Dispose() => _http.Dispose();
 
     private static HttpRequestMessage Get(string query, string? token)

@@ -37,7 +37,9 @@ public sealed class CountsCommandTests : IDisposable
 
         first.ExitCode.Should().Be(0, first.Error);
         first.Output.Should().Contain("sent 2 of the 2 counted runs");
-        second.Output.Should().Contain("sent 0 of the 2 counted runs", "the server holds both");
+        first.Output.Should().Contain("the server held the other 0, 0 of them marked used");
+        second.Output.Should().Contain("sent 0 of the 2 counted runs", "the server holds both")
+            .And.Contain("the server held the other 2, 2 of them marked used", "main reuses them from its own store, and the server keeps them for pull requests");
         pull.ExitCode.Should().Be(0, pull.Error);
         pull.Output.Should().Contain("fetched 2 counted runs");
         again.Output.Should().Contain("fetched 0 counted runs").And.Contain("2 of the server's 2 newest were here already");

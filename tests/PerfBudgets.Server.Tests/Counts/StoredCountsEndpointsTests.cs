@@ -88,6 +88,58 @@ public abstract class StoredCountsEndpointsTests
     }
 
     [Fact]
+    public async Task Marked_used_a_count_outlives_one_stored_after_it_and_keys_it_does_not_hold_are_not_counted()
+    {
+        await using var server = await StartAsync(o => o with { StoredCountsPerProject = 2 });
+        (await PutAsync(server, KeyA, Bytes(10, seed: 16))).Dispose();
+        (await PutAsync(server, KeyB, Bytes(10, seed: 17))).Dispose();
+
+        // A main's CI that reused A from its own cache: A is now newer than B, and C, which it does not hold, is not marked.
+        using var marked = await MarkUsedAsync(server, $$"""{"keys": ["{{KeyA}}", "{{KeyC}}", "{{KeyA}}"]}""");
+        (await PutAsync(server, KeyC, Bytes(10, seed: 18))).Dispose();
+
+        marked.StatusCode.Should().Be(HttpStatusCode.OK);
+        JsonNode.Parse(await marked.Content.ReadAsStringAsync(TestContext.Current.CancellationToken))!["marked"]!.GetValue<int>().Should().Be(1);
+        (await ListAsync(server)).Select(c => c.Key).Should().Equal(KeyC, KeyA);
+    }
+
+    [Theory]
+    [InlineData("no token", HttpStatusCode.Unauthorized)]
+    [InlineData("a wrong token", HttpStatusCode.Forbidden)]
+    [InlineData("a body that is not JSON", HttpStatusCode.BadRequest)]
+    [InlineData("keys that are not an array", HttpStatusCode.BadRequest)]
+    [InlineData("a key of another shape", HttpStatusCode.BadRequest)]
+    [InlineData("a key that escapes a lone surrogate", HttpStatusCode.BadRequest)]
+    [InlineData("a media type that is not JSON", HttpStatusCode.UnsupportedMediaType)]
+    [InlineData("more keys than a project holds", HttpStatusCode.BadRequest)]
+    [InlineData("a body past the bound", HttpStatusCode.RequestEntityTooLarge)]
+    public async Task A_wrong_mark_is_refused_and_marks_nothing(string wrong, HttpStatusCode status)
+    {
+        await using var server = await StartAsync(o => o with { StoredCountsPerProject = 2 });
+        (await PutAsync(server, KeyA, Bytes(10, seed: 19))).Dispose();
+        (await PutAsync(server, KeyB, Bytes(10, seed: 20))).Dispose();
+        var keys = $$"""{"keys": ["{{KeyA}}"]}""";
+        var (body, token, type) = wrong switch
+        {
+            "no token" => (keys, "", "application/json"),
+            "a wrong token" => (keys, "not-the-token", "application/json"),
+            "a body that is not JSON" => ("{\"keys\": [", server.Token, "application/json"),
+            "keys that are not an array" => ($$"""{"keys": "{{KeyA}}"}""", server.Token, "application/json"),
+            "a key of another shape" => ($$"""{"keys": ["{{KeyA}}", "{{new string('A', 64)}}"]}""", server.Token, "application/json"),
+            "a key that escapes a lone surrogate" => ("{\"keys\": [\"\\ud800\"]}", server.Token, "application/json"),
+            "a media type that is not JSON" => (keys, server.Token, "text/plain"),
+            "more keys than a project holds" => ($$"""{"keys": ["{{KeyA}}", "{{KeyB}}", "{{KeyC}}"]}""", server.Token, "application/json"),
+            _ => ($$"""{"keys": ["{{KeyA}}"], "padding": "{{new string(' ', 4_096)}}"}""", server.Token, "application/json"),
+        };
+
+        using var answer = await MarkUsedAsync(server, body, token, type);
+
+        answer.StatusCode.Should().Be(status, wrong);
+        answer.Content.Headers.ContentType!.MediaType.Should().Be("application/problem+json");
+        (await ListAsync(server)).Select(c => c.Key).Should().Equal([KeyB, KeyA], "A was not marked: B, stored after it, is still the newer");
+    }
+
+    [Fact]
     public async Task A_write_token_replaced_while_a_stored_count_arrived_stores_nothing()
     {
         await using var server = await StartAsync();
@@ -195,6 +247,20 @@ public abstract class StoredCountsEndpointsTests
     internal static Task<HttpResponseMessage> PutAsync(RunningResultsServer server, string key, byte[] body, string? token = null, string type = "application/zip")
     {
         var request = new HttpRequestMessage(HttpMethod.Put, CountPath(key)) { Content = Zip(body, type) };
+        if ((token ?? server.Token) is { Length: > 0 } bearer)
+        {
+            request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", bearer);
+        }
+
+        return server.Http.SendAsync(request, TestContext.Current.CancellationToken);
+    }
+
+    private static Task<HttpResponseMessage> MarkUsedAsync(RunningResultsServer server, string body, string? token = null, string type = "application/json")
+    {
+        var request = new HttpRequestMessage(HttpMethod.Post, $"api/projects/{RunningResultsServer.Project}/counts/used")
+        {
+            Content = new StringContent(body, System.Text.Encoding.UTF8, MediaTypeHeaderValue.Parse(type)),
+        };
         if ((token ?? server.Token) is { Length: > 0 } bearer)
         {
             request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", bearer);
