@@ -14,7 +14,8 @@ The first line of each is '# ' + PROVENANCE, as the Docs target expects. With --
 series' paired-runs CSV (whose run files are gone) come first, and the determinism table is over both series. With
 --adaptive (comparisons that spend pairs of processes until decided), both tables add the pairs of processes each
 comparison ran (for rounds that each start their own processes, as the start's, its pairs of rounds) and where it
-stopped: the look that decided it, or the cap.
+stopped: the look that decided it, the cap, or (for a figure measured beside others by the same pairs of processes)
+the look where the others' decision stopped it undecided.
 """
 import csv
 import json
@@ -24,7 +25,8 @@ import sys
 from pathlib import Path
 
 PROCESSES = re.compile(r"over (\d+) pairs of processes")
-STOP = re.compile(r"decided at look (\d+) of \d+ \((\d+) of at most \d+ pairs of processes\)|not decided at the cap \((\d+) pairs of processes")
+STOP = re.compile(r"decided at look (\d+) of \d+ \((\d+) of at most \d+ pairs of processes\)|not decided at the cap \((\d+) pairs of processes"
+                  r"|not decided where the other figures of the same pairs of processes stopped the comparison \(look (\d+) of \d+, (\d+) pairs of processes")
 DETAIL = re.compile(r"head/base ([0-9.]+), ([0-9.]+)% interval ([0-9.]+)-([0-9.]+) \((?:Hodges-Lehmann|Student's t over \d+ pairs of processes, the geometric mean of their Hodges-Lehmann estimates|Yuen's trimmed t over \d+ pairs of processes, \d+ trimmed from each end, the trimmed geometric mean of their Hodges-Lehmann estimates) over (\d+) pairs after (\d+) of warm-up\)")
 
 
@@ -55,8 +57,9 @@ def main(argv):
                 "limit": result["limit"], "verdict": result["verdict"], "gated": float(result["measured"]),
                 # Pooled pairs of processes say so in the interval; rounds that each start their own processes (a start
                 # run until decided) count them where the comparison stopped.
-                "processes": int(processes.group(1)) if processes else int(stop.group(2) or stop.group(3)) if stop else 1,
-                "stopped": (f"look {stop.group(1)}" if stop.group(1) else "cap") if stop else "",
+                "processes": int(processes.group(1)) if processes else int(stop.group(2) or stop.group(3) or stop.group(5)) if stop else 1,
+                # A figure that the others' decision stopped, itself undecided, is not counted as decided.
+                "stopped": (f"look {stop.group(1)}" if stop.group(1) else "cap" if stop.group(3) else f"undecided at look {stop.group(4)}") if stop else "",
             })
     # An earlier series and a later one may fill each other's gaps: the rows go by run.
     rows.sort(key=lambda r: int(r["run"]))

@@ -36,41 +36,33 @@ public sealed class EchoServiceVsBaseTests(ITestOutputHelper output)
         var grown = new Lazy<Attribution>(() => PairedAppLoad.ProfileAgainstBase(baseAssembly, withEchoService: true,
             (app, ct) => EchoClient.ConnectAsync(app.EchoEndPoint!, PayloadBytes, ct),
             (client, ct) => client.EchoAsync(ct).AsTask()));
-        // Fresh pairs of apps, look by look, until both budgets are decided: a pair of processes carries luck of its own
-        // (which app's threads got a core beside a neighbour) that its rounds cannot show.
-        var book = _gate.Book;
-        // A fixed warm-up: the echo path is compiled at its last tier within it, and beside neighbours its rounds move by
-        // more than a steadiness check allows, so waiting for five steady rounds spent up to 15 s of each pair of apps.
-        var warmUp = book.IntParameter("Load.Paired.WarmUpPairs");
-        var options = new PairedRoundsOptions(book.IntParameter("Load.Paired.Echo.Pairs"), warmUp, book.Parameter("Load.Paired.Confidence"), MaxWarmUpPairs: warmUp)
-        {
-            ProcessPairsPerLook = book.IntParameter("Load.Paired.Echo.ProcessPairsPerLook"),
-            MaxProcessPairs = book.IntParameter("Load.Paired.Echo.MaxProcessPairs"),
-        };
-        var ct = TestContext.Current.CancellationToken;
+        // As the endpoint's: a break is confirmed over fresh pairs of apps, pooled.
         await _gate.CheckRunAsync(
-            () => PairedProcesses.CompareUntilDecidedAsync([book.Get(Rate), book.Get(Cpu)], (_, token) => CompareAsync(baseAssembly, options, token), options, ct),
+            PairedAppLoad.FirstPairThenPooled(_gate, output, () => CompareAsync(baseAssembly), c => c, pooled => pooled),
             comparison =>
             [
                 _gate.VsBaseCheck(Rate, comparison[0].WithBase(baseDescription)) with { Diagnose = () => grown.Value },
                 _gate.VsBaseCheck(Cpu, comparison[1].WithBase(baseDescription)) with { Diagnose = () => grown.Value },
             ],
-            book.IntParameter("Load.Paired.Attempts"));
+            _gate.Book.IntParameter("Load.Paired.Attempts"));
     }
 
-    // One pair of fresh apps under the alternating rounds.
-    private async Task<IReadOnlyList<PairedComparison>> CompareAsync(string baseAssembly, PairedRoundsOptions options, CancellationToken ct)
+    private async Task<IReadOnlyList<PairedComparison>> CompareAsync(string baseAssembly)
     {
         var book = _gate.Book;
+        var ct = TestContext.Current.CancellationToken;
         var connections = book.IntParameter("Load.Paired.Echo.Connections");
         var round = TimeSpan.FromSeconds(book.Parameter("Load.Paired.Echo.RoundSeconds"));
+        var options = new PairedRoundsOptions(
+            book.IntParameter("Load.Paired.Echo.Pairs"),
+            book.IntParameter("Load.Paired.WarmUpPairs"),
+            book.Parameter("Load.Paired.Confidence"));
         using var baseApp = await AppProcess.StartAsync(TimeSpan.FromSeconds(30), ct, withEchoService: true, assembly: baseAssembly);
         using var headApp = await AppProcess.StartAsync(TimeSpan.FromSeconds(30), ct, withEchoService: true);
         using var baseLoad = await EchoLoad.ConnectAsync(baseApp, connections, ct);
         using var headLoad = await EchoLoad.ConnectAsync(headApp, connections, ct);
         var comparison = await PairedRounds.CompareAsync([RateFigure, CpuFigure],
             (side, token) => (side == PairedSide.Base ? baseLoad : headLoad).RoundAsync(round, token), options, ct);
-        output.WriteLine("One pair of apps:");
         PairedAppLoad.Write(output, comparison);
         return comparison;
     }
