@@ -24,6 +24,12 @@ mkdir -p "$out"
 [ -f "$out/runs.csv" ] || echo "run,condition,exit_status,seconds,passed,failed,commit,started_utc,load_1min,skipped" >"$out/runs.csv"
 commit=$(git rev-parse --short HEAD)
 
+# The busy loops of a run stop with it, and with the script when it is stopped or interrupted mid-run.
+loops=()
+stop_loops() { for pid in "${loops[@]}"; do kill "$pid" 2>/dev/null; done; loops=(); }
+trap stop_loops EXIT
+trap 'exit 130' INT TERM
+
 for ((k = first; k < first + count; k++)); do
     condition=quiet
     loops=()
@@ -39,10 +45,12 @@ for ((k = first; k < first + count; k++)); do
     started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
     load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "")
     start=$(date +%s)
-    dotnet test ${SUITE:-} ${FILTER:+--filter "$FILTER"} --logger trx --results-directory artifacts/test-results >"$out/run-$k.log" 2>&1
+    # In the background and waited for: a signal then stops the script (and its loops) at once, not after the run.
+    dotnet test ${SUITE:-} ${FILTER:+--filter "$FILTER"} --logger trx --results-directory artifacts/test-results >"$out/run-$k.log" 2>&1 &
+    wait $!
     status=$?
     seconds=$(($(date +%s) - start))
-    for pid in "${loops[@]}"; do kill "$pid" 2>/dev/null; done
+    stop_loops
 
     passed=0
     failed=0
