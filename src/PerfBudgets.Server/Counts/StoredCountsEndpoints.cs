@@ -68,10 +68,7 @@ internal static class StoredCountsEndpoints
         var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
         var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
         await ResultsEndpoints.AuthorizeAsync(context, storage, project);
-        if (!MediaTypeHeaderValue.TryParse(context.Request.ContentType, out var type) || !type.MediaType.Equals(ArchiveType, StringComparison.OrdinalIgnoreCase))
-        {
-            throw new ServerInputException(StatusCodes.Status415UnsupportedMediaType, $"A stored count is a zip: send Content-Type: {ArchiveType}.");
-        }
+        CheckMediaType(context.Request, ArchiveType, $"A stored count is a zip: send Content-Type: {ArchiveType}.");
 
         var max = options.MaxStoredCountBytes;
         if (context.Request.ContentLength > max)
@@ -117,10 +114,7 @@ internal static class StoredCountsEndpoints
         var storage = context.RequestServices.GetRequiredService<IResultsStorage>();
         var options = context.RequestServices.GetRequiredService<ResultsServerOptions>();
         await ResultsEndpoints.AuthorizeAsync(context, storage, project);
-        if (!MediaTypeHeaderValue.TryParse(context.Request.ContentType, out var type) || !type.MediaType.Equals("application/json", StringComparison.OrdinalIgnoreCase))
-        {
-            throw new ServerInputException(StatusCodes.Status415UnsupportedMediaType, """The keys to mark used are JSON: send Content-Type: application/json and {"keys": ["..."]}.""");
-        }
+        CheckMediaType(context.Request, "application/json", """The keys to mark used are JSON: send Content-Type: application/json and {"keys": ["..."]}.""");
 
         // No more keys than a project keeps can be held; each key's quoted 64 digits and a separator, and some room.
         var maxBytes = 1_024L + (70L * options.StoredCountsPerProject);
@@ -166,6 +160,15 @@ internal static class StoredCountsEndpoints
         {
             // A string that escapes a lone surrogate is JSON, but no text.
             throw new ServerInputException(StatusCodes.Status400BadRequest, $"A key is not text: {e.Message}", e);
+        }
+    }
+
+    // The body's media type, its parameters aside (a zip may say its name); another is a 415 saying what to send.
+    private static void CheckMediaType(HttpRequest request, string mediaType, string refusal)
+    {
+        if (!MediaTypeHeaderValue.TryParse(request.ContentType, out var type) || !type.MediaType.Equals(mediaType, StringComparison.OrdinalIgnoreCase))
+        {
+            throw new ServerInputException(StatusCodes.Status415UnsupportedMediaType, refusal);
         }
     }
 

@@ -95,7 +95,7 @@ internal abstract partial class AdoResultsStorage
 
             var now = StoredTime.Now();
             var marked = 0;
-            foreach (var batch in keys.Distinct(StringComparer.Ordinal).Chunk(KeysPerStatement))
+            foreach (var batch in keys.Chunk(KeysPerStatement))
             {
                 var names = batch.Select((_, i) => $"@k{i}").ToList();
                 await using var touch = Command(connection, transaction, $"""

@@ -208,19 +208,12 @@ internal sealed class ResultsServerClient : IDisposable
             throw Refused(response.StatusCode, answer);
         }
 
-        try
-        {
-            return JsonNode.Parse(answer)!["changes"]!.AsArray()
-                .Select(c => new ReportedChange(
-                    c!["budget"]!.GetValue<string>(), c["kind"]!.GetValue<string>(), c["unit"]!.GetValue<string>(),
-                    c["commit"]!.GetValue<string>(), c["medianBefore"]!.GetValue<double>(), c["medianAfter"]!.GetValue<double>(),
-                    c["relativeShift"]!.GetValue<double>(), c["runsAfter"]!.GetValue<int>(), c["runtimeChanged"]!.GetValue<bool>()))
-                .ToList();
-        }
-        catch (Exception e) when (e is JsonException or InvalidOperationException or NullReferenceException or FormatException)
-        {
-            throw new ToolInputException($"The results server's list of changes cannot be read: {e.Message}", e);
-        }
+        return ReadAnswer(answer, "list of changes", json => json["changes"]!.AsArray()
+            .Select(c => new ReportedChange(
+                c!["budget"]!.GetValue<string>(), c["kind"]!.GetValue<string>(), c["unit"]!.GetValue<string>(),
+                c["commit"]!.GetValue<string>(), c["medianBefore"]!.GetValue<double>(), c["medianAfter"]!.GetValue<double>(),
+                c["relativeShift"]!.GetValue<double>(), c["runsAfter"]!.GetValue<int>(), c["runtimeChanged"]!.GetValue<bool>()))
+            .ToList());
     }
 
     /// <summary>
@@ -236,16 +229,9 @@ internal sealed class ResultsServerClient : IDisposable
             throw Refused(response.StatusCode, answer);
         }
 
-        try
-        {
-            return JsonNode.Parse(answer)!["counts"]!.AsArray()
-                .Select(c => (c!["key"]!.GetValue<string>(), c["bytes"]!.GetValue<long>()))
-                .ToList();
-        }
-        catch (Exception e) when (e is JsonException or InvalidOperationException or NullReferenceException or FormatException)
-        {
-            throw new ToolInputException($"The results server's list of stored counts cannot be read: {e.Message}", e);
-        }
+        return ReadAnswer(answer, "list of stored counts", json => json["counts"]!.AsArray()
+            .Select(c => (c!["key"]!.GetValue<string>(), c["bytes"]!.GetValue<long>()))
+            .ToList());
     }
 
     /// <summary>The archive of <paramref name="project"/>'s stored count <paramref name="key"/>.</summary>
@@ -300,17 +286,23 @@ internal sealed class ResultsServerClient : IDisposable
             throw Refused(response.StatusCode, answer);
         }
 
-        try
-        {
-            return JsonNode.Parse(answer)!["marked"]!.GetValue<int>();
-        }
-        catch (Exception e) when (e is JsonException or InvalidOperationException or NullReferenceException or FormatException)
-        {
-            throw new ToolInputException($"The results server's answer to marking stored counts used cannot be read: {e.Message}", e);
-        }
+        return ReadAnswer(answer, "answer to marking stored counts used", json => json["marked"]!.GetValue<int>());
     }
 
     public void Dispose() => _http.Dispose();
+
+    // A JSON answer read by `read`; one that is not JSON or lacks what `read` takes is bad input naming `what`.
+    private static T ReadAnswer<T>(string answer, string what, Func<JsonNode, T> read)
+    {
+        try
+        {
+            return read(JsonNode.Parse(answer)!);
+        }
+        catch (Exception e) when (e is JsonException or InvalidOperationException or NullReferenceException or FormatException)
+        {
+            throw new ToolInputException($"The results server's {what} cannot be read: {e.Message}", e);
+        }
+    }
 
     private static HttpRequestMessage Get(string query, string? token)
     {

@@ -14,6 +14,14 @@ internal sealed record PairedDecision(BudgetKind Kind, double Limit, PairedRule 
     /// <summary>The decision of a paired budget.</summary>
     public static PairedDecision Of(Budget budget) => new(budget.Kind, budget.Limit, budget.PairedRule);
 
+    /// <summary>
+    /// The decision of <paramref name="budget"/> for a comparison run until decided (<paramref name="what"/>, as the
+    /// refusal says it); an <see cref="ArgumentException"/> on <paramref name="parameterName"/> when it is not paired.
+    /// </summary>
+    public static PairedDecision OfPaired(Budget budget, string what, string parameterName) => budget.Kind.IsPaired
+        ? Of(budget)
+        : throw new ArgumentException($"{budget.Name} is a {budget.Kind} budget; {what} run until decided judge paired ones (vs-base-ratio-max, vs-base-ratio-min).", parameterName);
+
     private bool Ceiling => Kind.Direction == BudgetDirection.AtMost;
 
     /// <summary>

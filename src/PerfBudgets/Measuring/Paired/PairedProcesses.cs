@@ -47,11 +47,6 @@ public static class PairedProcesses
             throw new ArgumentException("A budget in the list is null.", nameof(budgets));
         }
 
-        if (budgets.FirstOrDefault(b => !b.Kind.IsPaired) is { } notPaired)
-        {
-            throw new ArgumentException($"{notPaired.Name} is a {notPaired.Kind} budget; pairs of processes run until decided judge paired ones (vs-base-ratio-max, vs-base-ratio-min).", nameof(budgets));
-        }
-
-        return SequentialPairs.RunAsync(onePair, options, [.. budgets.Select(PairedDecision.Of)], cancellationToken);
+        return SequentialPairs.RunAsync(onePair, options, [.. budgets.Select(b => PairedDecision.OfPaired(b, "pairs of processes", nameof(budgets)))], cancellationToken);
     }
 }

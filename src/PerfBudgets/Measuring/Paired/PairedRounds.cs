@@ -88,14 +88,9 @@ public static class PairedRounds
         ArgumentNullException.ThrowIfNull(budget);
         ArgumentNullException.ThrowIfNull(round);
         ArgumentNullException.ThrowIfNull(options);
-        if (!budget.Kind.IsPaired)
-        {
-            throw new ArgumentException($"{budget.Name} is a {budget.Kind} budget; rounds run until decided judge a paired one (vs-base-ratio-max, vs-base-ratio-min).", nameof(budget));
-        }
-
+        var decision = PairedDecision.OfPaired(budget, "rounds", nameof(budget));
         options.Validate();
         ArgumentOutOfRangeException.ThrowIfLessThan(options.ProcessPairsPerLook, PairedInterval.MinimumPairs, nameof(options));
-        var decision = PairedDecision.Of(budget);
         var looks = options.Looks();
         var series = new RoundSeries([figure], options);
         var pairOf = Alternately<IReadOnlyList<double>>(async (side, ct) => [await round(side, ct).ConfigureAwait(false)]);
