@@ -214,7 +214,11 @@ for entry in "${breaks[@]}"; do
     [[ $names == first:* || ( -n $share && $share -ge 50 ) ]] || fail "the break $name failed $budget naming the sample's method with ${share:-no}% of the growth, under half: $lead"
     echo "  led by what grew (${share:-?}% of the growth): $(cut -c1-220 <<<"$lead")"
   elif [[ -n $names ]]; then
-    named=$(grep -m1 -F -- "$names" "$log") || fail "the break $name failed $budget without naming $names"
+    # Within the failure's own message (its line to the stack trace), not anywhere in the log: another budget's failure
+    # may name the same method.
+    first=$(grep -n -m1 -E "^ *PerfBudgets.Budgets.BudgetExceededException : $budget:|^ *$budget:" "$log" | cut -d: -f1)
+    named=$(tail -n +"$first" "$log" | sed '/Stack Trace:/q' | grep -m1 -F -- "$names") \
+      || fail "the break $name failed $budget without naming $names in its failure"
     echo "  and names it: $(sed -E 's/^ +//' <<<"$named" | cut -c1-200)"
   fi
 done
